@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Row ids: 32 lowercase hex characters (a UUID without dashes). */
+export const ZId = z
+  .string()
+  .regex(/^[0-9a-f]{32}$/, 'must be a 32-character id')
+  .describe('Record id (32 hex characters)');
+export type TId = z.infer<typeof ZId>;
+
+/** Every JSON response: `code` is 200 on success, else equal to the HTTP status. */
+export function envelope<T extends z.ZodType>(result: T) {
+  return z.object({
+    success: z.boolean(),
+    message: z.string(),
+    code: z.number().int(),
+    result,
+    timestamp: z.number().int().describe('Server time, epoch milliseconds'),
+  });
+}
+
+export const ZErrorEnvelope = envelope(z.null());
+export type TErrorEnvelope = z.infer<typeof ZErrorEnvelope>;
+
+export const PAGE_SIZE_MAX = 1000;
+
+/** Paging query of every list endpoint. */
+export const ZPageQuery = z.object({
+  pageNo: z.coerce.number().int().min(1).default(1).describe('Page number, from 1'),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(10).describe('Rows per page'),
+  order: z.enum(['asc', 'desc']).default('desc').describe('Sort direction'),
+  _t: z.string().optional().describe('Cache buster, ignored'),
+});
+
+export function pageOf<T extends z.ZodType>(record: T) {
+  return z.object({
+    records: z.array(record),
+    total: z.number().int(),
+    size: z.number().int(),
+    current: z.number().int(),
+    pages: z.number().int(),
+  });
+}
+
+/** Timestamps cross the API as ISO 8601 strings; the console shows them as YYYY-MM-DD HH:mm:ss. */
+export const ZTimestamp = z.string().describe('ISO 8601 time');
+
+export const ZCacheBuster = z.object({ _t: z.string().optional() });

@@ -1,0 +1,5 @@
+export * from './common.js';
+export * from './auth.js';
+export * from './permission.js';
+export * from './dict.js';
+export * from './sys.js';

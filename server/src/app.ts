@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { seed } from './db/seed/seed.js';
+import { AuthRepository } from './modules/auth/auth.repository.js';
+import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { CaptchaService, type CaptchaText } from './modules/auth/captcha.service.js';
+import { DictRepository } from './modules/dict/dict.repository.js';
+import { dictRoutes } from './modules/dict/dict.routes.js';
+import { DictService } from './modules/dict/dict.service.js';
+import { DuplicateCheckRepository } from './modules/duplicate-check/duplicate-check.repository.js';
+import { duplicateCheckRoutes } from './modules/duplicate-check/duplicate-check.routes.js';
+import { DuplicateCheckService } from './modules/duplicate-check/duplicate-check.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { HealthService } from './modules/health/health.service.js';
+import { LogRepository } from './modules/log/log.repository.js';
+import { logRoutes } from './modules/log/log.routes.js';
+import { LogService } from './modules/log/log.service.js';
+import { registerOperationLog } from './modules/log/operation-log.hook.js';
+import { permissionRoutes } from './modules/permission/permission.routes.js';
+import { UserPermissionService } from './modules/permission/permission.service.js';
+import { UserRepository } from './modules/user/user.repository.js';
+import { userRoutes } from './modules/user/user.routes.js';
+import { UserService } from './modules/user/user.service.js';
+import { registerGuard, type Access } from './platform/auth/guard.js';
+import { PasswordHasher, type HashCost } from './platform/auth/passwords.js';
+import { PermissionService } from './platform/auth/permissions.js';
+import { readScope } from './platform/auth/scope.js';
+import { SessionService } from './platform/auth/sessions.js';
+import type { Bus } from './platform/bus/bus.js';
+import { MemoryBus } from './platform/bus/memory-bus.js';
+import { RedisBus } from './platform/bus/redis-bus.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { createDatabase, databaseTarget, type DatabaseHandle } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrator.js';
+import { AppError } from './platform/http/app-error.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { languageOf } from './platform/http/i18n.js';
+
+export interface AppOptions {
+  /** A database to use instead of the one the config names (tests). */
+  database?: DatabaseHandle;
+  /** Captcha code generator; tests pass a deterministic one. */
+  captchaText?: CaptchaText;
+  /** argon2id cost; tests pass a cheap one. Defaults to the library's defaults. */
+  hashCost?: HashCost;
+  clock?: Clock;
+  /** An event bus to use instead of the one the config names (tests publish on it). */
+  bus?: Bus;
+  rateLimits?: Partial<AuthRateLimits>;
+  /** Where the seed shows the generated admin password. */
+  announce?: (line: string) => void;
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The access declaration of every route, by `METHOD url`: for audits and tests. */
+    routeAccess: ReadonlyMap<string, Access>;
+  }
+}
+
+export type App = FastifyInstance;
+
+const API = '/api';
+
+/** Credentials never reach the log, whatever the level. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-access-token"]',
+  'req.headers.cookie',
+  'password',
+  'oldpassword',
+  'confirmpassword',
+  '*.password',
+  '*.oldpassword',
+  '*.confirmpassword',
+];
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+    },
+    // Client IPs (rate limits, logs) come from the socket: trusting X-Forwarded-For without a
+    // known proxy in front would let anyone choose their IP and escape the login rate limit.
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('lang', {
+    getter() {
+      return languageOf(this);
+    },
+  });
+  app.decorateRequest('scope', {
+    getter() {
+      return readScope(this);
+    },
+  });
+  registerErrorHandling(app);
+
+  const clock = options.clock ?? systemClock;
+  const database =
+    options.database ??
+    createDatabase(databaseTarget(config), (error) =>
+      app.log.warn({ err: error }, 'idle database connection lost'),
+    );
+  const { db } = database;
+  const bus: Bus =
+    options.bus ??
+    (config.redisUrl ? await RedisBus.connect(config.redisUrl, app.log) : new MemoryBus());
+  const hasher = new PasswordHasher(options.hashCost);
+
+  if (!config.captcha)
+    app.log.warn('CAPTCHA=off: logins need no captcha. Use only for automation.');
+
+  await migrateToLatest(db);
+  await seed(db, {
+    adminPassword: config.adminPassword,
+    hasher,
+    clock,
+    announce: options.announce ?? ((line) => process.stdout.write(`${line}\n`)),
+  });
+
+  const sessions = new SessionService(db, bus, clock);
+  const permissions = new PermissionService(db, bus, clock);
+  const logs = new LogService(new LogRepository(db), clock);
+  const users = new UserService(new UserRepository(db), sessions, hasher, bus, clock);
+  const authRepository = new AuthRepository(db);
+  const captcha = new CaptchaService(authRepository, clock, options.captchaText);
+  const auth = new AuthService(
+    authRepository,
+    captcha,
+    users,
+    sessions,
+    logs,
+    hasher,
+    clock,
+    config.captcha,
+  );
+
+  app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
+  const flushOperationLog = registerOperationLog(app, logs);
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError('tooManyRequests', 429),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'BLRMS API',
+        version: '0.1.0',
+        description: 'Remote management platform for IoT devices',
+      },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } },
+      },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API}/docs` });
+
+  const limits: AuthRateLimits = { login: 30, captcha: 60, ...options.rateLimits };
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(new HealthService(db)));
+      await api.register(authRoutes(auth, captcha, limits));
+      await api.register(permissionRoutes(new UserPermissionService(permissions)));
+      await api.register(userRoutes(users));
+      await api.register(dictRoutes(new DictService(new DictRepository(db))));
+      await api.register(
+        duplicateCheckRoutes(new DuplicateCheckService(new DuplicateCheckRepository(db))),
+      );
+      await api.register(logRoutes(logs));
+    },
+    { prefix: API },
+  );
+
+  await registerConsole(app, config.webDist);
+
+  app.addHook('onClose', async () => {
+    await flushOperationLog();
+    await bus.close();
+    if (!options.database) await db.destroy();
+  });
+
+  return app;
+}
+
+/**
+ * Serves the built console when it exists, with the SPA fallback: any GET outside /api that is not
+ * a file gets index.html, so client-side routes survive a reload. /api paths always get JSON.
+ */
+async function registerConsole(app: FastifyInstance, webDist: string) {
+  const hasConsole = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: 'index.html' });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi =
+      request.url === API || request.url.startsWith(`${API}/`) || request.url.startsWith(`${API}?`);
+    if (hasConsole && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.sendFile('index.html');
+    }
+    throw new AppError('notFound', 404);
+  });
+}

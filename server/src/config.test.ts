@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      mqttPort: 1883,
+      captcha: true,
+      logLevel: 'info',
+      databaseUrl: undefined,
+      adminPassword: undefined,
+    });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
+      port: 8080,
+      databaseUrl: undefined,
+    });
+  });
+
+  it('reads overrides', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      CAPTCHA: 'off',
+      DATABASE_URL: 'postgres://u@db:5432/blrms',
+      REDIS_URL: 'redis://cache:6379',
+      MQTT_PORT: '0',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      captcha: false,
+      databaseUrl: 'postgres://u@db:5432/blrms',
+      redisUrl: 'redis://cache:6379',
+      mqttPort: 0,
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['CAPTCHA', 'maybe'],
+    ['DATABASE_URL', 'mysql://x@y/z'],
+    ['LOG_LEVEL', 'loud'],
+    ['ADMIN_PASSWORD', 'short'],
+  ])('stops with a message naming %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+});

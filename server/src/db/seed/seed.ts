@@ -1,0 +1,244 @@
+import { randomInt } from 'node:crypto';
+import type { PasswordHasher } from '../../platform/auth/passwords.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import { stableId } from '../../platform/db/ids.js';
+import { DICTIONARIES } from './dictionaries.js';
+import { MENU, OPERATOR_MENU } from './menu.js';
+
+export const PLATFORM_COMPANY_ID = stableId('company', 'platform');
+export const ADMIN_ROLE_ID = stableId('role', 'platform:admin');
+export const OPERATOR_ROLE_ID = stableId('role', 'platform:operator');
+
+const DEPARTS = [
+  {
+    orgCode: 'A01',
+    parent: null,
+    name: 'BLRMS 平台',
+    nameEn: 'BLRMS Platform',
+    category: 1,
+    order: 0,
+  },
+  { orgCode: 'A01A01', parent: 'A01', name: '研发部', nameEn: 'R&D', category: 2, order: 0 },
+  { orgCode: 'A01A02', parent: 'A01', name: '运维部', nameEn: 'Operations', category: 2, order: 1 },
+];
+const ADMIN_DEPARTS = ['A01A01', 'A01A02'];
+
+export const departId = (orgCode: string) => stableId('depart', orgCode);
+export const permissionId = (key: string) => stableId('permission', key);
+
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+
+function generatePassword(): string {
+  return Array.from(
+    { length: 16 },
+    () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)],
+  ).join('');
+}
+
+export interface SeedOptions {
+  adminPassword: string | undefined;
+  hasher: PasswordHasher;
+  clock: Clock;
+  /** Shows the generated admin password to the operator, once. */
+  announce: (line: string) => void;
+}
+
+/**
+ * Brings the base data to what the server needs. Safe to run at every start: rows are created when
+ * missing and never overwritten, so edits made in the admin screens survive restarts.
+ */
+export async function seed(db: Db, options: SeedOptions): Promise<void> {
+  const now = options.clock();
+
+  await db
+    .insertInto('sys_company')
+    .values({
+      id: PLATFORM_COMPANY_ID,
+      name: 'BLRMS',
+      code: 'platform',
+      status: 1,
+      is_platform: 1,
+      create_time: now,
+      update_time: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+
+  for (const d of DEPARTS) {
+    await db
+      .insertInto('sys_depart')
+      .values({
+        id: departId(d.orgCode),
+        company_id: PLATFORM_COMPANY_ID,
+        parent_id: d.parent ? departId(d.parent) : null,
+        depart_name: d.name,
+        depart_name_en: d.nameEn,
+        org_code: d.orgCode,
+        org_category: d.category,
+        depart_order: d.order,
+        status: 1,
+        create_time: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  for (const p of MENU) {
+    const { key, parent, ...row } = p;
+    await db
+      .insertInto('sys_permission')
+      .values({
+        perms_type: '1',
+        status: '1',
+        sort_no: 0,
+        hidden: 0,
+        keep_alive: 0,
+        always_show: 0,
+        route: 1,
+        internal_or_external: 0,
+        is_leaf: 1,
+        del_flag: 0,
+        ...row,
+        id: permissionId(key),
+        parent_id: parent ? permissionId(parent) : null,
+        create_time: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  const roles = [
+    { id: ADMIN_ROLE_ID, code: 'admin', name: '管理员', nameEn: 'Administrator' },
+    { id: OPERATOR_ROLE_ID, code: 'operator', name: '运维人员', nameEn: 'Operator' },
+  ];
+  for (const r of roles) {
+    await db
+      .insertInto('sys_role')
+      .values({
+        id: r.id,
+        company_id: PLATFORM_COMPANY_ID,
+        role_code: r.code,
+        role_name: r.name,
+        role_name_en: r.nameEn,
+        description: null,
+        create_time: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  // Every start: the admin role keeps up with menu rows added by later seeds and migrations.
+  const allPermissions = await db
+    .selectFrom('sys_permission')
+    .select('id')
+    .where('del_flag', '=', 0)
+    .execute();
+  const grants = [
+    ...allPermissions.map((p) => ({ role_id: ADMIN_ROLE_ID, permission_id: p.id })),
+    ...OPERATOR_MENU.map((key) => ({
+      role_id: OPERATOR_ROLE_ID,
+      permission_id: permissionId(key),
+    })),
+  ];
+  for (const g of grants) {
+    await db
+      .insertInto('sys_role_permission')
+      .values({ ...g, data_rule_ids: null })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  await seedAdmin(db, options, now);
+  await seedDictionaries(db, now);
+}
+
+async function seedAdmin(db: Db, options: SeedOptions, now: number): Promise<void> {
+  const existing = await db
+    .selectFrom('sys_user')
+    .select('id')
+    .where('username', '=', 'admin')
+    .executeTakeFirst();
+  if (existing) return;
+
+  const password = options.adminPassword ?? generatePassword();
+  const adminId = stableId('user', 'admin');
+  await db
+    .insertInto('sys_user')
+    .values({
+      id: adminId,
+      company_id: PLATFORM_COMPANY_ID,
+      username: 'admin',
+      realname: '管理员',
+      password_hash: await options.hasher.hash(password),
+      avatar: null,
+      phone: null,
+      email: null,
+      status: 1,
+      org_code: ADMIN_DEPARTS[0] ?? null,
+      del_flag: 0,
+      create_by: null,
+      create_time: now,
+      update_time: null,
+    })
+    .execute();
+  await db
+    .insertInto('sys_user_company')
+    .values({ user_id: adminId, company_id: PLATFORM_COMPANY_ID })
+    .execute();
+  await db
+    .insertInto('sys_user_role')
+    .values({ user_id: adminId, role_id: ADMIN_ROLE_ID })
+    .execute();
+  for (const orgCode of ADMIN_DEPARTS) {
+    await db
+      .insertInto('sys_user_depart')
+      .values({ user_id: adminId, depart_id: departId(orgCode) })
+      .execute();
+  }
+
+  if (!options.adminPassword) {
+    const lines = [
+      `Initial admin password: ${password}`,
+      'Shown once: store it now, then change it.',
+    ];
+    const width = Math.max(...lines.map((l) => l.length));
+    const border = `+${'-'.repeat(width + 2)}+`;
+    options.announce([border, ...lines.map((l) => `| ${l.padEnd(width)} |`), border].join('\n'));
+  }
+}
+
+async function seedDictionaries(db: Db, now: number): Promise<void> {
+  for (const d of DICTIONARIES) {
+    const dictId = stableId('dict', d.code);
+    await db
+      .insertInto('sys_dict')
+      .values({
+        id: dictId,
+        dict_code: d.code,
+        dict_name: d.name,
+        dict_name_en: d.nameEn,
+        description: null,
+        create_time: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    for (const [index, item] of d.items.entries()) {
+      await db
+        .insertInto('sys_dict_item')
+        .values({
+          id: stableId('dict-item', `${d.code}:${item.value}`),
+          dict_id: dictId,
+          item_value: item.value,
+          item_text: item.text,
+          item_text_en: item.textEn,
+          item_color: item.color ?? null,
+          sort_order: index,
+          status: 1,
+          create_time: now,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { LOG_TYPE, type TSysLogQuery } from '@blrms/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { SysLogTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+
+const SORT_COLUMNS = {
+  createTime: 'create_time',
+  costTime: 'cost_time',
+  username: 'username',
+} as const;
+
+/** `like` patterns match the text literally: % and _ in a keyword are not wildcards. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface LogFilter {
+  logType: number;
+  keyWord?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+export class LogRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: SysLogTable): Promise<void> {
+    await this.db.insertInto('sys_log').values(row).execute();
+  }
+
+  private filtered(companyId: string, filter: LogFilter) {
+    let query = scoped(this.db, companyId)
+      .selectFrom('sys_log')
+      .where('log_type', '=', filter.logType);
+    if (filter.keyWord) {
+      const pattern = containing(filter.keyWord);
+      query = query.where((eb) =>
+        eb.or([
+          sql<boolean>`${eb.ref('log_content')} like ${pattern} escape '\\'`,
+          sql<boolean>`${eb.ref('username')} like ${pattern} escape '\\'`,
+          sql<boolean>`${eb.ref('request_url')} like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    if (filter.from !== undefined) query = query.where('create_time', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('create_time', '<=', filter.to);
+    return query;
+  }
+
+  async page(
+    companyId: string,
+    filter: LogFilter,
+    page: Pick<TSysLogQuery, 'pageNo' | 'pageSize' | 'column' | 'order'>,
+  ) {
+    const base = this.filtered(companyId, filter);
+    const [{ total } = { total: 0 }] = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .execute();
+    const records = await base
+      .selectAll()
+      .orderBy(SORT_COLUMNS[page.column], page.order)
+      .orderBy('id', page.order)
+      .limit(page.pageSize)
+      .offset((page.pageNo - 1) * page.pageSize)
+      .execute();
+    return { records, total: Number(total) };
+  }
+
+  /** Logins and distinct IPs of a company in [from, to). */
+  async loginStats(companyId: string, from: number | null, to: number | null) {
+    let query = scoped(this.db, companyId)
+      .selectFrom('sys_log')
+      .where('log_type', '=', LOG_TYPE.login);
+    if (from !== null) query = query.where('create_time', '>=', from);
+    if (to !== null) query = query.where('create_time', '<', to);
+    const row = await query
+      .select((eb) => [
+        eb.fn.countAll<number>().as('visits'),
+        eb.fn.count<number>('ip').distinct().as('ips'),
+      ])
+      .executeTakeFirst();
+    return { visits: Number(row?.visits ?? 0), ips: Number(row?.ips ?? 0) };
+  }
+
+  lastLoginsOf(userId: string, limit: number) {
+    return this.db
+      .selectFrom('sys_log')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('log_type', '=', LOG_TYPE.login)
+      .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_ROLE_ID } from '../../db/seed/seed.js';
+import {
+  ADMIN_PASSWORD,
+  PLATFORM_ID,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+} from '../../test/app.js';
+
+describe('logs and login statistics', () => {
+  let t: TestContext;
+  let admin: string;
+  let companyB: string;
+  let bossB: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    companyB = await t.createCompany('company-b');
+    await t.createUser({
+      username: 'bossb',
+      password: 'Boss-B-Pass-1',
+      companyId: companyB,
+      roleIds: [ADMIN_ROLE_ID],
+    });
+    admin = await t.login('admin', ADMIN_PASSWORD);
+    bossB = await t.login('bossb', 'Boss-B-Pass-1');
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, token: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: authHeaders(token, headers) });
+
+  it('lists the login log of the current company only', async () => {
+    const res = await get('/api/sys/log/list?logType=1&pageNo=1&pageSize=50', admin);
+    expect(res.statusCode).toBe(200);
+    const page = res.json().result;
+    expect(page).toMatchObject({ current: 1, size: 50 });
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.records.every((r: { username: string }) => r.username === 'admin')).toBe(true);
+    expect(page.records[0].createTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    const b = await get('/api/sys/log/list?logType=1', bossB);
+    expect(b.statusCode).toBe(200);
+    expect(b.json().result.records.map((r: { username: string }) => r.username)).toEqual(['bossb']);
+  });
+
+  it('refuses a company the user does not belong to', async () => {
+    const res = await get('/api/sys/log/list', bossB, { 'x-company-id': PLATFORM_ID });
+    expect(res.statusCode).toBe(403);
+    const other = await get('/api/sys/loginfo', admin, { 'x-company-id': companyB });
+    expect(other.statusCode).toBe(403);
+    const garbage = await get('/api/sys/loginfo', admin, { 'x-company-id': "x' or '1'='1" });
+    expect(garbage.statusCode).toBe(403);
+  });
+
+  it('acts in another company the user is a member of', async () => {
+    const adminId = (
+      await t.db
+        .selectFrom('sys_user')
+        .select('id')
+        .where('username', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await t.db
+      .insertInto('sys_user_company')
+      .values({ user_id: adminId, company_id: companyB })
+      .execute();
+    await t.bus.publish('auth.user-changed', { userId: adminId });
+    const res = await get('/api/sys/log/list?logType=1', admin, { 'x-company-id': companyB });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.records.map((r: { username: string }) => r.username)).toEqual([
+      'bossb',
+    ]);
+  });
+
+  it('filters by keyword and time, sorts by whitelisted columns, pages', async () => {
+    await t.login('admin', ADMIN_PASSWORD);
+    const all = (
+      await get('/api/sys/log/list?logType=1&pageSize=1&column=username&order=asc', admin)
+    ).json().result;
+    expect(all.records).toHaveLength(1);
+    expect(all.pages).toBe(all.total);
+    const none = await get('/api/sys/log/list?logType=1&keyWord=%25', admin);
+    expect(none.json().result.total).toBe(0);
+    const future = new Date(t.clock.now + 3600_000).toISOString();
+    const later = await get(
+      `/api/sys/log/list?logType=1&createTime_begin=${encodeURIComponent(future)}`,
+      admin,
+    );
+    expect(later.json().result.total).toBe(0);
+  });
+
+  it.each([
+    'column=updatexml(1,concat(0x7e,user(),0x7e),1)',
+    'column=create_time',
+    `order=${encodeURIComponent('desc;drop table x')}`,
+    'pageSize=1001',
+    'pageNo=0',
+    'logType=3',
+    `keyWord=${'x'.repeat(101)}`,
+    'createTime_begin=yesterday',
+    'companyId=anything',
+  ])('refuses %s with 400', async (query) => {
+    const res = await get(`/api/sys/log/list?${query}`, admin, { 'accept-language': 'en-US' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 400, result: null });
+    expect(res.json().message).toMatch(/^\w+: /);
+  });
+
+  it('records operations by signed-in users, never reads', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/sys/selectDepart?x=1',
+      headers: authHeaders(admin),
+      payload: { username: 'admin', orgCode: 'A01A02' },
+    });
+    // The row is written after the response has gone out.
+    const records = await vi.waitFor(async () => {
+      const res = await get('/api/sys/log/list?logType=2', admin);
+      const rows = res.json().result.records;
+      expect(rows).toHaveLength(1);
+      return rows;
+    });
+    expect(records[0]).toMatchObject({
+      method: 'POST',
+      requestUrl: '/api/sys/selectDepart',
+      status: 200,
+      username: 'admin',
+      operateType: 'selectDepart',
+    });
+  });
+
+  it('counts today’s logins, distinct IPs and all logins', async () => {
+    const res = await get('/api/sys/loginfo', admin);
+    expect(res.statusCode).toBe(200);
+    const info = res.json().result;
+    expect(info.todayVisitCount).toBeGreaterThanOrEqual(2);
+    expect(info.todayIp).toBe(1);
+    expect(info.totalVisitCount).toBe(info.todayVisitCount);
+  });
+
+  it('reports the last 7 days with zeros for quiet days', async () => {
+    const res = await get('/api/sys/visitInfo', admin);
+    const days = res.json().result;
+    expect(days).toHaveLength(7);
+    expect(
+      days.slice(0, 6).every((d: { visit: number; ip: number }) => d.visit === 0 && d.ip === 0),
+    ).toBe(true);
+    expect(days[6].visit).toBeGreaterThan(0);
+    expect(days[6].ymd).toMatch(/^\d{4}-\d\d-\d\d$/);
+  });
+
+  it('returns the caller’s last logins', async () => {
+    const res = await get('/api/sys/user/lastLogins', bossB);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.map((r: { username: string }) => r.username)).toEqual(['bossb']);
+  });
+
+  it('shows login rows in the reader’s language', async () => {
+    const zh = await get('/api/sys/user/lastLogins', bossB);
+    expect(zh.json().result[0].logContent).toBe('用户 bossb 登录成功');
+    const en = await get('/api/sys/log/list?logType=1', bossB, { 'accept-language': 'en-US' });
+    expect(en.json().result.records[0].logContent).toBe('User bossb logged in');
+  });
+});

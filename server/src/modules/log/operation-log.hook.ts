@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { scopeIfSignedIn } from '../../platform/auth/scope.js';
+import type { LogService } from './log.service.js';
+
+const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Every change a signed-in user makes leaves a row in the operation log. Writes run after the
+ * response is sent; the returned function waits for pending ones (the server calls it on close).
+ */
+export function registerOperationLog(app: FastifyInstance, logs: LogService): () => Promise<void> {
+  const pending = new Set<Promise<void>>();
+
+  app.addHook('onResponse', async (request, reply) => {
+    const scope = scopeIfSignedIn(request);
+    if (!scope || READ_ONLY.has(request.method)) return;
+    const write = logs
+      .recordOperation({
+        scope,
+        method: request.method,
+        path: request.url.split('?')[0] ?? request.url,
+        status: reply.statusCode,
+        ip: request.ip,
+        costMs: reply.elapsedTime,
+        operateType: request.routeOptions.config.operateType ?? request.method,
+      })
+      .catch((err: unknown) => request.log.error({ err }, 'operation log write failed'))
+      .finally(() => pending.delete(write));
+    pending.add(write);
+  });
+
+  return async () => {
+    await Promise.all(pending);
+  };
+}

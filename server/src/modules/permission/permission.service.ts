@@ -1,0 +1,93 @@
+import type { TAuthEntry, TMenuItem, TUserPermission } from '@blrms/contracts';
+import type { Grants, PermissionRow, PermissionService } from '../../platform/auth/permissions.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Lang } from '../../platform/http/i18n.js';
+
+const MENU_TYPES = new Set([0, 1]);
+const BUTTON = 2;
+
+function titleOf(row: PermissionRow, lang: Lang): string {
+  return lang === 'en-US' ? (row.name_en ?? row.name) : row.name;
+}
+
+function authEntries(row: PermissionRow, lang: Lang, withStatus: boolean): TAuthEntry[] {
+  if (!row.perms) return [];
+  const type = row.perms_type === '2' ? '2' : '1';
+  const status = row.status === '0' ? '0' : '1';
+  return row.perms.split(',').map((code) => ({
+    action: code.trim(),
+    describe: titleOf(row, lang),
+    type,
+    ...(withStatus ? { status } : {}),
+  }));
+}
+
+/**
+ * Builds the console's menu and action lists from the user's grants. A result is reused while the
+ * grants it was built from are the current ones, so it expires and is dropped exactly with them.
+ */
+export class UserPermissionService {
+  private readonly cache = new Map<
+    string,
+    { grants: Promise<Grants>; result: Promise<TUserPermission> }
+  >();
+
+  constructor(private readonly permissions: PermissionService) {}
+
+  userPermission(scope: Scope, lang: Lang): Promise<TUserPermission> {
+    const key = `${scope.userId}|${scope.companyId}|${lang}`;
+    const grants = this.permissions.grantsOf(scope.userId, scope.companyId);
+    const cached = this.cache.get(key);
+    if (cached?.grants === grants) return cached.result;
+    const result = this.build(grants, lang);
+    this.cache.set(key, { grants, result });
+    result.catch(() => this.cache.delete(key));
+    return result;
+  }
+
+  private async build(grantsOf: Promise<Grants>, lang: Lang): Promise<TUserPermission> {
+    const [catalogue, grants] = await Promise.all([this.permissions.catalogue(), grantsOf]);
+    const granted = grants.rows;
+
+    const childrenOf = new Map<string | null, PermissionRow[]>();
+    for (const row of granted) {
+      const siblings = childrenOf.get(row.parent_id) ?? [];
+      siblings.push(row);
+      childrenOf.set(row.parent_id, siblings);
+    }
+
+    const toItem = (row: PermissionRow): TMenuItem => {
+      const below = childrenOf.get(row.id) ?? [];
+      const children = below.filter((c) => MENU_TYPES.has(c.menu_type)).map(toItem);
+      const external = row.internal_or_external === 1 || /^https?:\/\//.test(row.url ?? '');
+      return {
+        id: row.id,
+        path: row.url ?? '',
+        name: row.component_name ?? row.id,
+        component: row.component ?? '',
+        redirect: row.redirect,
+        hidden: row.hidden === 1,
+        alwaysShow: row.always_show === 1,
+        route: row.route === 1 ? '1' : '0',
+        meta: {
+          title: titleOf(row, lang),
+          icon: row.icon,
+          url: external ? row.url : null,
+          keepAlive: row.keep_alive === 1,
+          internalOrExternal: row.internal_or_external === 1,
+          permissionList: [row, ...below.filter((c) => c.menu_type === BUTTON)].flatMap((p) =>
+            authEntries(p, lang, false),
+          ),
+        },
+        ...(children.length > 0 ? { children } : {}),
+      };
+    };
+
+    // Only granted rows are in the tree, so a menu whose parent is not granted is unreachable.
+    return {
+      menu: (childrenOf.get(null) ?? []).filter((p) => MENU_TYPES.has(p.menu_type)).map(toItem),
+      auth: granted.flatMap((p) => authEntries(p, lang, false)),
+      allAuth: catalogue.flatMap((p) => authEntries(p, lang, true)),
+    };
+  }
+}

@@ -1,0 +1,125 @@
+import type { TMenuItem } from '@blrms/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_ROLE_ID, permissionId } from '../../db/seed/seed.js';
+import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+
+const URL = '/api/sys/permission/getUserPermissionByToken';
+
+const titles = (menu: TMenuItem[]): string[] =>
+  menu.flatMap((m) => [m.meta.title, ...titles(m.children ?? [])]);
+
+describe('getUserPermissionByToken', () => {
+  let t: TestContext;
+  let admin: string;
+  let operator: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.createUser({ username: 'operator1', password: 'Operator-Pass-1' });
+    admin = await t.login('admin', ADMIN_PASSWORD);
+    operator = await t.login('operator1', 'Operator-Pass-1');
+  });
+  afterAll(() => t.close());
+
+  it('gives admin the whole menu, sorted, with the page permission on the log menu', async () => {
+    const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(admin) });
+    expect(res.statusCode).toBe(200);
+    const { menu, auth, allAuth } = res.json().result;
+    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'system']);
+    const [home, system] = menu as TMenuItem[];
+    expect(home).toMatchObject({
+      path: '/dashboard/analysis',
+      component: 'dashboard/Analysis',
+      route: '1',
+      meta: { title: '首页', icon: 'home' },
+    });
+    expect(system).toMatchObject({
+      component: 'layouts/RouteView',
+      redirect: '/system/log',
+      meta: { title: '系统管理' },
+    });
+    expect(system?.children?.[0]).toMatchObject({
+      path: '/system/log',
+      name: 'system-log',
+      component: 'system/LogList',
+      meta: {
+        title: '后台日志',
+        icon: 'file-search',
+        permissionList: [{ action: 'system:log:list', describe: '后台日志', type: '1' }],
+      },
+    });
+    expect(auth).toContainEqual({ action: 'system:log:list', describe: '后台日志', type: '1' });
+    expect(allAuth).toContainEqual({
+      action: 'system:log:list',
+      describe: '后台日志',
+      type: '1',
+      status: '1',
+    });
+  });
+
+  it('titles the menu in English for Accept-Language en-US', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: URL,
+      headers: authHeaders(admin, { 'accept-language': 'en-US,en;q=0.9' }),
+    });
+    expect(titles(res.json().result.menu)).toEqual(['Home', 'System management', 'Backend logs']);
+  });
+
+  it('gives the operator Home only and no log permission', async () => {
+    const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
+    const { menu, auth, allAuth } = res.json().result;
+    expect(titles(menu)).toEqual(['首页']);
+    expect(auth).toEqual([]);
+    expect(allAuth.map((a: { action: string }) => a.action)).toContain('system:log:list');
+  });
+
+  it('answers 403 to the operator on a permission-guarded route', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list',
+      headers: authHeaders(operator),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({
+      success: false,
+      code: 403,
+      message: '拒绝访问',
+      result: null,
+    });
+    const en = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list',
+      headers: authHeaders(operator, { 'accept-language': 'en-US' }),
+    });
+    expect(en.json().message).toBe('Access denied');
+  });
+
+  it('picks up a new grant once the bus reports the change', async () => {
+    for (const key of ['system', 'system-log']) {
+      await t.db
+        .insertInto('sys_role_permission')
+        .values({
+          role_id: OPERATOR_ROLE_ID,
+          permission_id: permissionId(key),
+          data_rule_ids: null,
+        })
+        .execute();
+    }
+    const before = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list',
+      headers: authHeaders(operator),
+    });
+    expect(before.statusCode).toBe(403);
+    // Roles are edited through services that publish this; the test stands in for them.
+    await t.bus.publish('auth.permissions-changed', {});
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list',
+      headers: authHeaders(operator),
+    });
+    expect(after.statusCode).toBe(200);
+    const menu = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
+    expect(titles(menu.json().result.menu)).toEqual(['首页', '系统管理', '后台日志']);
+  });
+});

@@ -1,0 +1,50 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.js';
+import { registerGuard } from './guard.js';
+import type { PermissionService } from './permissions.js';
+import type { SessionService } from './sessions.js';
+
+describe('route access declarations', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('every API route declares exactly one access rule, and only the listed ones are public', () => {
+    const apiRoutes = [...t.app.routeAccess].filter(([key]) =>
+      key.split(' ')[1]?.startsWith('/api/'),
+    );
+    expect(apiRoutes.length).toBeGreaterThan(10);
+    const publicRoutes = apiRoutes
+      .filter(([key, access]) => access.kind === 'public' && !key.includes('/api/docs'))
+      .map(([key]) => key)
+      .sort();
+    expect(publicRoutes).toEqual([
+      'GET /api/health',
+      'GET /api/sys/randomImage/:key',
+      'HEAD /api/health',
+      'HEAD /api/sys/randomImage/:key',
+      'POST /api/sys/login',
+      'POST /api/sys/logout',
+    ]);
+    expect(t.app.routeAccess.get('GET /api/sys/log/list')).toEqual({
+      kind: 'permission',
+      code: 'system:log:list',
+    });
+  });
+
+  it('refuses to start with a route that declares nothing, or two things', async () => {
+    const deps = { sessions: {} as SessionService, permissions: {} as PermissionService };
+    const bare = Fastify();
+    registerGuard(bare, deps);
+    expect(() => bare.get('/api/forgotten', async () => 'x')).toThrow(/must declare exactly one/);
+
+    const both = Fastify();
+    registerGuard(both, deps);
+    expect(() =>
+      both.get('/api/both', { config: { public: true, permission: 'x:y' } }, async () => 'x'),
+    ).toThrow(/must declare exactly one/);
+  });
+});

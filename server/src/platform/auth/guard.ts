@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { AppError, forbidden, unauthorized } from '../http/app-error.js';
+import type { PermissionService } from './permissions.js';
+import { setScope } from './scope.js';
+import type { SessionService } from './sessions.js';
+
+const DOCS_PREFIX = '/api/docs';
+
+export type Access =
+  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'permission'; code: string };
+
+/** Exactly one access declaration per route; anything else is a programming error. */
+export function accessOf(config: RouteOptions['config'] | undefined, url: string): Access {
+  const declared = [
+    config?.public === true && ({ kind: 'public' } as const),
+    config?.authenticated === true && ({ kind: 'authenticated' } as const),
+    typeof config?.permission === 'string' &&
+      config.permission !== '' &&
+      ({ kind: 'permission', code: config.permission } as const),
+  ].filter((a) => a !== false);
+  if (declared.length !== 1 || !declared[0]) {
+    throw new Error(
+      `Route ${url} must declare exactly one of config.public, config.authenticated or config.permission`,
+    );
+  }
+  return declared[0];
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  return headerValue(request, 'x-access-token');
+}
+
+/**
+ * Fails closed: a route without an access declaration stops the server at start-up, and every
+ * request to a non-public route needs a live session (and the permission, when one is declared)
+ * before its body is even validated.
+ */
+export function registerGuard(
+  app: FastifyInstance,
+  deps: { sessions: SessionService; permissions: PermissionService },
+): ReadonlyMap<string, Access> {
+  const routes = new Map<string, Access>();
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    // Outside /api only the built console is served, and the API docs are public by design: both
+    // come from plugins that cannot carry our route config.
+    if (!(url === '/api' || url.startsWith('/api/')) || url.startsWith(DOCS_PREFIX)) {
+      const config = route.config ?? {};
+      const hasDeclaration = config.public || config.authenticated || config.permission;
+      if (!hasDeclaration) route.config = { ...config, public: true };
+    }
+    const access = accessOf(route.config, url);
+    for (const method of [route.method].flat()) routes.set(`${method} ${url}`, access);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const access = accessOf(request.routeOptions.config, request.routeOptions.url ?? request.url);
+    if (access.kind === 'public') return;
+
+    const token = sessionToken(request);
+    const session = token ? await deps.sessions.resolve(token) : null;
+    if (!session) throw unauthorized();
+
+    const companyId = headerValue(request, 'x-company-id') ?? session.companyId;
+    if (!session.companyIds.includes(companyId)) throw new AppError('companyDenied', 403);
+
+    setScope(request, {
+      userId: session.userId,
+      username: session.username,
+      companyId,
+      orgCode: session.orgCode,
+      sessionId: session.sessionId,
+    });
+    if (
+      access.kind === 'permission' &&
+      !(await deps.permissions.has(session.userId, companyId, access.code))
+    ) {
+      throw forbidden();
+    }
+  });
+  return routes;
+}

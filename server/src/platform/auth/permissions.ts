@@ -1,0 +1,83 @@
+import type { Bus } from '../bus/bus.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { SysPermissionTable } from '../db/schema.js';
+import { PermissionRepository } from './permission.repository.js';
+
+export type PermissionRow = SysPermissionTable;
+
+export interface Grants {
+  /** Granted permission rows, in catalogue order. */
+  rows: PermissionRow[];
+  codes: ReadonlySet<string>;
+}
+
+const CACHE_TTL_MS = 60_000;
+
+/**
+ * Resolves what a user may do in a company. Results are cached per (user, company) and dropped
+ * when the bus reports a change to roles, grants or the catalogue.
+ */
+export class PermissionService {
+  private readonly repository: PermissionRepository;
+  private catalogueCache: { rows: Promise<PermissionRow[]>; loadedAt: number } | undefined;
+  private readonly grants = new Map<string, { grants: Promise<Grants>; loadedAt: number }>();
+
+  constructor(
+    db: Db,
+    bus: Bus,
+    private readonly clock: Clock,
+  ) {
+    this.repository = new PermissionRepository(db);
+    bus.subscribe('auth.permissions-changed', ({ userId }) => this.invalidate(userId));
+  }
+
+  catalogue(): Promise<PermissionRow[]> {
+    const now = this.clock();
+    if (!this.catalogueCache || now - this.catalogueCache.loadedAt >= CACHE_TTL_MS) {
+      const rows = this.repository.catalogue();
+      this.catalogueCache = { rows, loadedAt: now };
+      rows.catch(() => (this.catalogueCache = undefined));
+    }
+    return this.catalogueCache.rows;
+  }
+
+  grantsOf(userId: string, companyId: string): Promise<Grants> {
+    const key = `${userId}|${companyId}`;
+    const now = this.clock();
+    const cached = this.grants.get(key);
+    if (cached && now - cached.loadedAt < CACHE_TTL_MS) return cached.grants;
+    const grants = this.resolve(userId, companyId);
+    this.grants.set(key, { grants, loadedAt: now });
+    grants.catch(() => this.grants.delete(key));
+    return grants;
+  }
+
+  async has(userId: string, companyId: string, code: string): Promise<boolean> {
+    return (await this.grantsOf(userId, companyId)).codes.has(code);
+  }
+
+  private async resolve(userId: string, companyId: string): Promise<Grants> {
+    const [catalogue, all, ids] = await Promise.all([
+      this.catalogue(),
+      this.repository.isPlatformAdmin(userId),
+      this.repository.grantedIds(userId, companyId),
+    ]);
+    const granted = new Set(ids);
+    const rows = all ? catalogue : catalogue.filter((p) => granted.has(p.id));
+    const codes = new Set(
+      rows.flatMap((p) => (p.perms ? p.perms.split(',').map((c) => c.trim()) : [])),
+    );
+    return { rows, codes };
+  }
+
+  private invalidate(userId: string | undefined): void {
+    if (userId) {
+      for (const key of this.grants.keys())
+        if (key.startsWith(`${userId}|`)) this.grants.delete(key);
+    } else {
+      this.grants.clear();
+      this.catalogueCache = undefined;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Events between the parts of the server, and between server nodes when Redis is configured.
+ * Topics and their payloads are declared here so publishers and subscribers agree on them.
+ */
+export interface BusTopics {
+  /** Sessions ended (logout, password change): drop them from every node's session cache. */
+  'auth.sessions-revoked': { tokenHashes?: string[]; userId?: string };
+  /** A user's session-visible data changed (current department, companies, status). */
+  'auth.user-changed': { userId: string };
+  /** Roles, grants or the menu catalogue changed: permissions must be resolved again. */
+  'auth.permissions-changed': { userId?: string };
+}
+
+export type Topic = keyof BusTopics;
+export type Handler<T extends Topic> = (payload: BusTopics[T]) => void;
+
+export interface Bus {
+  publish<T extends Topic>(topic: T, payload: BusTopics[T]): Promise<void>;
+  /** Returns the function that unsubscribes. */
+  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void;
+  close(): Promise<void>;
+}

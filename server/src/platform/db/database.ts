@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+}
+
+export type DatabaseTarget =
+  { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+const PG_INT8 = 20;
+
+/**
+ * `onIdleError` hears about pooled PostgreSQL connections the server closed while idle (restart,
+ * failover, an administrator's terminate). pg re-emits those on the pool, and an unheard pool
+ * error would end the process; the pool itself replaces the lost connection.
+ */
+export function createDatabase(
+  target: DatabaseTarget,
+  onIdleError: (error: Error) => void = () => {},
+): DatabaseHandle {
+  if (target.dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      // Times are epoch ms and counts are int8: both fit a JS number, and the code expects numbers.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === PG_INT8
+            ? Number
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    pool.on('error', onIdleError);
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+    };
+  }
+  if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
+  const database = new SQLite(target.file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    dialect: 'sqlite',
+  };
+}
+
+export function databaseTarget(config: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): DatabaseTarget {
+  return config.databaseUrl
+    ? { dialect: 'postgres', url: config.databaseUrl }
+    : { dialect: 'sqlite', file: path.join(config.dataDir, 'blrms.db') };
+}
+
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,243 @@
+/**
+ * Row types of the tables, as Kysely sees them. Ids are 32-hex text, times epoch ms, booleans 0/1:
+ * the same values on SQLite and PostgreSQL.
+ */
+export interface SysCompanyTable {
+  id: string;
+  name: string;
+  code: string;
+  status: number;
+  is_platform: number;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface SysUserTable {
+  id: string;
+  company_id: string;
+  username: string;
+  realname: string;
+  password_hash: string;
+  avatar: string | null;
+  phone: string | null;
+  email: string | null;
+  status: number;
+  org_code: string | null;
+  del_flag: number;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface SysUserCompanyTable {
+  user_id: string;
+  company_id: string;
+}
+
+export interface SysRoleTable {
+  id: string;
+  company_id: string;
+  role_code: string;
+  role_name: string;
+  role_name_en: string | null;
+  description: string | null;
+  create_time: number;
+}
+
+export interface SysUserRoleTable {
+  user_id: string;
+  role_id: string;
+}
+
+export interface SysPermissionTable {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  name_en: string | null;
+  url: string | null;
+  component: string | null;
+  component_name: string | null;
+  redirect: string | null;
+  menu_type: number;
+  perms: string | null;
+  perms_type: string;
+  status: string;
+  sort_no: number;
+  icon: string | null;
+  hidden: number;
+  keep_alive: number;
+  always_show: number;
+  route: number;
+  internal_or_external: number;
+  is_leaf: number;
+  del_flag: number;
+  create_time: number;
+}
+
+export interface SysRolePermissionTable {
+  role_id: string;
+  permission_id: string;
+  data_rule_ids: string | null;
+}
+
+export interface SysPermissionDataRuleTable {
+  id: string;
+  permission_id: string;
+  rule_name: string;
+  rule_column: string;
+  rule_conditions: string;
+  rule_value: string;
+  status: string;
+  create_time: number;
+}
+
+export interface SysDepartTable {
+  id: string;
+  company_id: string;
+  parent_id: string | null;
+  depart_name: string;
+  depart_name_en: string | null;
+  org_code: string;
+  org_category: number;
+  depart_order: number;
+  status: number;
+  create_time: number;
+}
+
+export interface SysUserDepartTable {
+  user_id: string;
+  depart_id: string;
+}
+
+export interface SysDepartPermissionTable {
+  depart_id: string;
+  permission_id: string;
+  data_rule_ids: string | null;
+}
+
+export interface SysDepartRoleTable {
+  id: string;
+  depart_id: string;
+  role_name: string;
+  role_code: string;
+  create_time: number;
+}
+
+export interface SysDepartRoleUserTable {
+  user_id: string;
+  drole_id: string;
+}
+
+export interface SysDepartRolePermissionTable {
+  depart_id: string;
+  role_id: string;
+  permission_id: string;
+  data_rule_ids: string | null;
+}
+
+export interface SysPositionTable {
+  id: string;
+  company_id: string;
+  code: string;
+  name: string;
+  post_rank: string | null;
+  create_time: number;
+}
+
+export interface SysUserPositionTable {
+  user_id: string;
+  position_id: string;
+}
+
+export interface SysDictTable {
+  id: string;
+  dict_name: string;
+  dict_name_en: string | null;
+  dict_code: string;
+  description: string | null;
+  create_time: number;
+}
+
+export interface SysDictItemTable {
+  id: string;
+  dict_id: string;
+  item_text: string;
+  item_text_en: string | null;
+  item_value: string;
+  item_color: string | null;
+  sort_order: number;
+  status: number;
+  create_time: number;
+}
+
+export interface SysSessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  company_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  create_time: number;
+  expire_time: number;
+  revoked_time: number | null;
+  last_seen_time: number | null;
+}
+
+export interface SysCaptchaTable {
+  check_key: string;
+  code_hash: string;
+  expire_time: number;
+}
+
+export interface SysLoginFailureTable {
+  username: string;
+  fail_count: number;
+  locked_until: number | null;
+  update_time: number;
+}
+
+export interface SysLogTable {
+  id: string;
+  company_id: string | null;
+  log_type: number;
+  log_content: string;
+  operate_type: string | null;
+  user_id: string | null;
+  username: string | null;
+  ip: string | null;
+  method: string | null;
+  request_url: string | null;
+  status: number | null;
+  cost_time: number | null;
+  create_time: number;
+}
+
+export interface Database {
+  sys_company: SysCompanyTable;
+  sys_user: SysUserTable;
+  sys_user_company: SysUserCompanyTable;
+  sys_role: SysRoleTable;
+  sys_user_role: SysUserRoleTable;
+  sys_permission: SysPermissionTable;
+  sys_role_permission: SysRolePermissionTable;
+  sys_permission_data_rule: SysPermissionDataRuleTable;
+  sys_depart: SysDepartTable;
+  sys_user_depart: SysUserDepartTable;
+  sys_depart_permission: SysDepartPermissionTable;
+  sys_depart_role: SysDepartRoleTable;
+  sys_depart_role_user: SysDepartRoleUserTable;
+  sys_depart_role_permission: SysDepartRolePermissionTable;
+  sys_position: SysPositionTable;
+  sys_user_position: SysUserPositionTable;
+  sys_dict: SysDictTable;
+  sys_dict_item: SysDictItemTable;
+  sys_session: SysSessionTable;
+  sys_captcha: SysCaptchaTable;
+  sys_login_failure: SysLoginFailureTable;
+  sys_log: SysLogTable;
+}
+
+/** Tables whose rows belong to one company; queried only through `scoped()`. */
+export type TenantTable = {
+  [T in keyof Database]: Database[T] extends { company_id: string | null } ? T : never;
+}[keyof Database];

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+
+describe('envelope and errors', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('wraps success in the envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({
+      success: true,
+      message: '',
+      code: 200,
+      result: { status: 'ok', db: 'ok' },
+      timestamp: expect.any(Number),
+    });
+  });
+
+  it('answers unknown API paths with a localized JSON 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/sys/nope'],
+      ['GET', '/api'],
+      ['DELETE', '/api/sys/login'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.json()).toEqual({
+        success: false,
+        message: '很抱歉，资源未找到!',
+        code: 404,
+        result: null,
+        timestamp: expect.any(Number),
+      });
+    }
+    const en = await t.app.inject({
+      method: 'GET',
+      url: '/api/nope',
+      headers: { 'accept-language': 'en-US' },
+    });
+    expect(en.json().message).toBe('Sorry, the resource was not found');
+  });
+
+  it('answers malformed JSON with 400 and no parser details', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sys/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 400, message: '请求参数错误' });
+  });
+
+  it('names the field and rule of invalid input in the request language', async () => {
+    const token = await t.login('admin', ADMIN_PASSWORD);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list?pageSize=5000',
+      headers: authHeaders(token, { 'accept-language': 'en-US' }),
+    });
+    expect(res.json().message).toBe('pageSize: must be at most 1000');
+    const zh = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/log/list?pageSize=5000',
+      headers: authHeaders(token),
+    });
+    expect(zh.json().message).toBe('pageSize: 不能大于 1000');
+  });
+});
+
+describe('5xx', () => {
+  let t: TestContext;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp({
+      app: {
+        logger: {
+          level: 'error',
+          stream: { write: (line: string) => logged.push(line) },
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('never leaks internals, and logs them', async () => {
+    // A missing table stands in for any bug that reaches the error handler.
+    await t.db.schema.dropTable('sys_log').execute();
+    const failed = await t.loginResponse('admin', ADMIN_PASSWORD);
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toEqual({
+      success: false,
+      message: '服务器内部错误',
+      code: 500,
+      result: null,
+      timestamp: expect.any(Number),
+    });
+    expect(failed.body).not.toMatch(/sys_log|SQL|table|stack/i);
+    expect(logged.join('\n')).toMatch(/sys_log/);
+    expect(logged.join('\n')).not.toContain(ADMIN_PASSWORD);
+  });
+});

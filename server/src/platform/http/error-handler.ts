@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './app-error.js';
+import { failure } from './envelope.js';
+import { languageOf } from './i18n.js';
+import { message, type MessageKey } from './messages.js';
+import { validationMessage } from './validation-message.js';
+
+const STATUS_MESSAGES: Record<number, MessageKey> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  413: 'payloadTooLarge',
+  415: 'unsupportedMediaType',
+  429: 'tooManyRequests',
+};
+
+function send(reply: FastifyReply, status: number, text: string) {
+  return reply.code(status).type('application/json; charset=utf-8').send(failure(status, text));
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const lang = languageOf(request);
+  if (error instanceof AppError) {
+    return send(reply, error.httpStatus, message(lang, error.code, error.params));
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return send(reply, 400, validationMessage(error.validation, error.validationContext, lang));
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's own 4xx (bad JSON, wrong content type, body too large) are safe to report by kind.
+    return send(reply, status, message(lang, STATUS_MESSAGES[status] ?? 'badRequest'));
+  }
+  // The details stay in the log: a 5xx response never carries internals.
+  request.log.error({ err: error }, 'request failed');
+  return send(reply, 500, message(lang, 'internalError'));
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler(handleError);
+}

@@ -1,0 +1,112 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import type { Lang } from './i18n.js';
+
+/**
+ * Turns zod issues (as fastify-type-provider-zod reports them) into `field: rule` messages in the
+ * request's language, e.g. `password: must be at least 8 characters`.
+ */
+
+type Issue = FastifySchemaValidationError;
+type IssueParams = Record<string, unknown>;
+
+/** Custom messages written in the contracts, in Chinese. */
+const CONTRACT_MESSAGES_ZH: Record<string, string> = {
+  'must be 8-64 letters, digits, _ or -': '必须是 8-64 位字母、数字、_ 或 -',
+  'letters and digits only': '只能包含字母和数字',
+  'must equal password': '两次输入的密码不一致',
+  'must be a 32-character id': '必须是 32 位 ID',
+  'must be a dictionary code (letters, digits, _)': '必须是字典编码（字母、数字、_）',
+};
+
+const TYPE_ZH: Record<string, string> = {
+  string: '字符串',
+  number: '数字',
+  boolean: '布尔值',
+  object: '对象',
+  array: '数组',
+  int: '整数',
+};
+
+function fieldOf(issue: Issue, context: string | undefined): string {
+  const path = issue.instancePath.split('/').filter(Boolean).join('.');
+  return path || context || 'request';
+}
+
+function isMissing(issue: Issue): boolean {
+  return issue.keyword === 'invalid_type' && /received undefined$/.test(issue.message ?? '');
+}
+
+function sizeRule(lang: Lang, params: IssueParams, bound: 'min' | 'max'): string {
+  const n = String(bound === 'min' ? params.minimum : params.maximum);
+  const origin = params.origin;
+  const exclusive = params.inclusive === false;
+  if (lang === 'en-US') {
+    if (origin === 'string')
+      return `must be ${bound === 'min' ? 'at least' : 'at most'} ${n} characters`;
+    if (origin === 'array' || origin === 'set') {
+      return `must have ${bound === 'min' ? 'at least' : 'at most'} ${n} items`;
+    }
+    if (exclusive) return `must be ${bound === 'min' ? 'greater' : 'less'} than ${n}`;
+    return `must be ${bound === 'min' ? 'at least' : 'at most'} ${n}`;
+  }
+  if (origin === 'string') return `${bound === 'min' ? '至少' : '最多'} ${n} 个字符`;
+  if (origin === 'array' || origin === 'set') {
+    return `${bound === 'min' ? '不能少于' : '不能超过'} ${n} 项`;
+  }
+  if (exclusive) return `必须${bound === 'min' ? '大于' : '小于'} ${n}`;
+  return `${bound === 'min' ? '不能小于' : '不能大于'} ${n}`;
+}
+
+function ruleOf(issue: Issue, lang: Lang): string {
+  const params = (issue.params ?? {}) as IssueParams;
+  const en = lang === 'en-US';
+  const custom = issue.message ?? '';
+  switch (issue.keyword) {
+    case 'invalid_type': {
+      if (isMissing(issue)) return en ? 'is required' : '不能为空';
+      const expected = String(params.expected);
+      return en ? `must be a ${expected}` : `必须是${TYPE_ZH[expected] ?? expected}`;
+    }
+    case 'too_small':
+      return sizeRule(lang, params, 'min');
+    case 'too_big':
+      return sizeRule(lang, params, 'max');
+    case 'invalid_format': {
+      if (params.format === 'regex')
+        return en ? custom : (CONTRACT_MESSAGES_ZH[custom] ?? '格式不正确');
+      if (params.format === 'datetime')
+        return en ? 'must be an ISO 8601 date-time' : '必须是 ISO 8601 时间';
+      return en ? `must be a valid ${String(params.format)}` : '格式不正确';
+    }
+    case 'invalid_value': {
+      const values = Array.isArray(params.values) ? params.values.map(String).join(', ') : '';
+      return en ? `must be one of: ${values}` : `必须是以下之一：${values}`;
+    }
+    case 'custom':
+      return en ? custom : (CONTRACT_MESSAGES_ZH[custom] ?? custom);
+    default:
+      return en ? 'is invalid' : '无效';
+  }
+}
+
+export function validationMessage(
+  issues: Issue[],
+  context: string | undefined,
+  lang: Lang,
+): string {
+  return issues
+    .slice(0, 3)
+    .flatMap((issue) => {
+      if (issue.keyword === 'unrecognized_keys') {
+        const params = (issue.params ?? {}) as IssueParams;
+        const keys = Array.isArray(params.keys) ? params.keys.map(String) : [];
+        const prefix = issue.instancePath.split('/').filter(Boolean).join('.');
+        return keys.map(
+          (k) =>
+            `${prefix ? `${prefix}.` : ''}${k}: ${lang === 'en-US' ? 'is not an allowed field' : '不允许的字段'}`,
+        );
+      }
+      return [`${fieldOf(issue, context)}: ${ruleOf(issue, lang)}`];
+    })
+    .join('; ');
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  adminPassword: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? ok(address.port) : fail()));
+    });
+  });
+}
+
+/**
+ * Starts the built server (`server/dist/main.js`, serving `web/dist`) as `npm start` would, on a
+ * free port with its own data directory, so browser tests and benchmarks exercise the real process.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const entry = join(repoRoot, 'server/dist/main.js');
+  if (!existsSync(entry) || !existsSync(join(repoRoot, 'web/dist/index.html'))) {
+    throw new Error('Build first: npm run build');
+  }
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'blrms-'));
+  const adminPassword = env.ADMIN_PASSWORD ?? 'Blrms-e2e-2026';
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      MQTT_PORT: '0',
+      CAPTCHA: 'off',
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: adminPassword,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy in 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    adminPassword,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

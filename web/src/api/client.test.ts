@@ -1,0 +1,147 @@
+import i18n from 'i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Feedback } from './feedback';
+
+// With no resources t() returns the key, so the tests name the texts by key.
+beforeAll(() => i18n.init({ lng: 'en-US', resources: {} }));
+
+type Call = { url: string; init: RequestInit };
+
+function envelope(result: unknown, code = 200, message = '') {
+  return { success: code === 200, message, code, result, timestamp: 0 };
+}
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** A fresh client with browser globals stubbed: storage, timers, fetch and the antd feedback. */
+async function setup(respond: (call: Call) => Response | Promise<Response>) {
+  vi.resetModules();
+  const store = new Map<string, string>();
+  const storage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => store.set(k, v),
+    removeItem: (k: string) => store.delete(k),
+  };
+  vi.stubGlobal('localStorage', storage);
+  vi.stubGlobal('sessionStorage', storage);
+  vi.stubGlobal('window', {
+    setTimeout,
+    clearTimeout,
+    location: { replace: vi.fn() },
+  });
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return Promise.resolve(respond({ url, init }));
+    }),
+  );
+  const notices: { message: unknown; description: unknown; duration?: number }[] = [];
+  const modals: unknown[] = [];
+  const feedback = {
+    notification: { error: (n: (typeof notices)[number]) => notices.push(n) },
+    modal: { error: (m: unknown) => modals.push(m) },
+    message: {},
+  } as unknown as Feedback;
+  (await import('./feedback')).registerFeedback(feedback);
+  const client = await import('./client');
+  return { client, calls, notices, modals, store };
+}
+
+describe('http client', () => {
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('adds _t to GETs except dictionary items, and the session headers', async () => {
+    const { client, calls, store } = await setup(() => jsonResponse(envelope({ ok: 1 })));
+    store.set('Access-Token', JSON.stringify({ value: 'tok', expire: Date.now() + 60_000 }));
+    store.set('companyId', 'c1');
+
+    await expect(client.http.get('/sys/loginfo', { a: 1, empty: '' })).resolves.toEqual({ ok: 1 });
+    await client.http.get('/sys/dict/getDictItems/sex');
+
+    expect(calls[0]?.url).toMatch(/^\/api\/sys\/loginfo\?a=1&_t=\d+$/);
+    expect(calls[1]?.url).toBe('/api/sys/dict/getDictItems/sex');
+    const headers = new Headers(calls[0]?.init.headers);
+    expect(headers.get('X-Access-Token')).toBe('tok');
+    expect(headers.get('X-Company-Id')).toBe('c1');
+    expect(headers.get('Accept-Language')).toBe('en-US');
+  });
+
+  it('sends POST bodies as JSON and returns the message with the result', async () => {
+    const { client, calls } = await setup(() => jsonResponse(envelope(null, 200, 'done')));
+    await expect(client.request('PUT', '/sys/x', { body: { a: 1 } })).resolves.toEqual({
+      result: null,
+      message: 'done',
+    });
+    expect(calls[0]?.init.body).toBe('{"a":1}');
+    expect(calls[0]?.url).toBe('/api/sys/x');
+  });
+
+  it('maps statuses to the error catalogue', async () => {
+    const statuses = [403, 404, 409];
+    let i = 0;
+    const { client, notices } = await setup(() => {
+      const status = statuses[i++] ?? 500;
+      return jsonResponse(envelope(null, status, 'server says'), status);
+    });
+    for (let n = 0; n < statuses.length; n++) {
+      await expect(client.http.get('/sys/x')).rejects.toMatchObject({ status: statuses[n] });
+    }
+    expect(notices.map((n) => n.description)).toEqual([
+      'http.forbidden',
+      'http.notFound',
+      'server says',
+    ]);
+    expect(notices.every((n) => n.message === 'http.systemNotice' && n.duration === 4)).toBe(true);
+  });
+
+  it('stays quiet for silent calls', async () => {
+    const { client, notices } = await setup(() => jsonResponse(envelope(null, 400, 'bad'), 400));
+    await expect(client.http.post('/sys/login', {}, { silent: true })).rejects.toMatchObject({
+      status: 400,
+      message: 'bad',
+    });
+    expect(notices).toEqual([]);
+  });
+
+  it('shows the login-expired modal for the 500 token message when a token exists', async () => {
+    const { client, modals, store } = await setup(() =>
+      jsonResponse(envelope(null, 500, 'Token失效，请重新登录'), 500),
+    );
+    store.set('Access-Token', JSON.stringify({ value: 'tok', expire: Date.now() + 60_000 }));
+    await expect(client.http.get('/sys/x')).rejects.toMatchObject({ status: 500 });
+    expect(modals).toHaveLength(1);
+    expect(modals[0]).toMatchObject({
+      title: 'http.sessionExpiredTitle',
+      okText: 'http.loginAgain',
+    });
+  });
+
+  it('turns a request over 9 s into a 504 timeout notice', async () => {
+    vi.useFakeTimers();
+    const { client, notices } = await setup(
+      ({ init }) =>
+        new Promise<Response>((_, reject) =>
+          init.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          ),
+        ),
+    );
+    const pending = client.http.get('/sys/slow');
+    const outcome = expect(pending).rejects.toMatchObject({ status: 504 });
+    await vi.advanceTimersByTimeAsync(client.REQUEST_TIMEOUT_MS);
+    await outcome;
+    expect(notices[0]?.description).toBe('http.timeout');
+  });
+});

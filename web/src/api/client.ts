@@ -1,0 +1,136 @@
+import i18n from 'i18next';
+import { ApiError, STATUS_NETWORK, STATUS_TIMEOUT, reportApiError } from './errors';
+import { getCompanyId, getToken } from './session';
+
+const BASE = '/api';
+/** Spec section 9: every request gives up after 9 s. */
+export const REQUEST_TIMEOUT_MS = 9000;
+/** The one GET path that must not carry `_t` (spec section 7). */
+const NO_CACHE_BUSTER = /^\/sys\/dict\/getDictItems\//;
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export type RequestOptions = {
+  params?: Params;
+  body?: unknown;
+  /** The caller shows the error itself (the login page); the catalogue stays quiet. */
+  silent?: boolean;
+};
+
+type Envelope = { success: boolean; message: string; code: number; result: unknown };
+
+function isEnvelope(v: unknown): v is Envelope {
+  return typeof v === 'object' && v !== null && 'success' in v && 'code' in v;
+}
+
+function buildUrl(method: string, path: string, params: Params | undefined): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  }
+  if (method === 'GET' && !NO_CACHE_BUSTER.test(path)) {
+    search.set('_t', String(Math.floor(Date.now() / 1000)));
+  }
+  const query = search.toString();
+  return `${BASE}${path}${query ? `?${query}` : ''}`;
+}
+
+function buildHeaders(hasBody: boolean): Headers {
+  const headers = new Headers({ 'Accept-Language': i18n.language || 'zh-CN' });
+  const token = getToken();
+  const companyId = getCompanyId();
+  if (token) headers.set('X-Access-Token', token);
+  if (companyId) headers.set('X-Company-Id', companyId);
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  return headers;
+}
+
+async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const hasBody = options.body !== undefined;
+  try {
+    return await fetch(buildUrl(method, path, hasBody ? undefined : options.params), {
+      method,
+      headers: buildHeaders(hasBody),
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: controller.signal,
+    });
+  } catch (e) {
+    const timedOut = e instanceof DOMException && e.name === 'AbortError';
+    throw new ApiError(timedOut ? STATUS_TIMEOUT : STATUS_NETWORK, timedOut ? '' : String(e));
+  } finally {
+    window.clearTimeout(timer);
+  }
+}
+
+async function readEnvelope(res: Response): Promise<Envelope | null> {
+  try {
+    const json: unknown = await res.json();
+    return isEnvelope(json) ? json : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The envelope's `result` and `message` of a successful call. */
+export type ApiResult<T> = { result: T; message: string };
+
+export async function request<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  try {
+    const res = await send(method, path, options);
+    const envelope = await readEnvelope(res);
+    if (!res.ok || !envelope || !envelope.success) {
+      const status = res.ok ? (envelope?.code ?? res.status) : res.status;
+      throw new ApiError(status, envelope?.message ?? res.statusText);
+    }
+    // The envelope's shape is the server's contract (packages/contracts); callers name the type.
+    return { result: envelope.result as T, message: envelope.message };
+  } catch (e) {
+    const error = e instanceof ApiError ? e : new ApiError(STATUS_NETWORK, String(e));
+    if (!options.silent) reportApiError(error);
+    throw error;
+  }
+}
+
+export const http = {
+  get: async <T>(path: string, params?: Params, options?: Omit<RequestOptions, 'params'>) =>
+    (await request<T>('GET', path, { ...options, params })).result,
+  delete: async <T>(path: string, params?: Params) =>
+    (await request<T>('DELETE', path, { params })).result,
+  post: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    (await request<T>('POST', path, { ...options, body: body ?? {} })).result,
+  put: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    (await request<T>('PUT', path, { ...options, body: body ?? {} })).result,
+};
+
+/** Downloads a file the server sends as an attachment, named as the server or caller says. */
+export async function downloadFile(
+  path: string,
+  params: Params,
+  fallbackName: string,
+): Promise<void> {
+  const res = await send('GET', path, { params });
+  if (!res.ok) {
+    const envelope = await readEnvelope(res);
+    const error = new ApiError(res.status, envelope?.message ?? res.statusText);
+    reportApiError(error);
+    throw error;
+  }
+  const blob = await res.blob();
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}

@@ -1,0 +1,99 @@
+import i18n from 'i18next';
+import { feedback } from './feedback';
+import { getToken, logout } from './session';
+
+/** What a failed call rejects with: the HTTP status (504 for our own timeout) and the message. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export const STATUS_TIMEOUT = 504;
+export const STATUS_NETWORK = 0;
+/** The server's message for an expired session (the 500 case of spec section 8). */
+export const TOKEN_EXPIRED_MESSAGE = 'Token失效，请重新登录';
+
+const NOTICE_SECONDS = 4;
+const RELOAD_DELAY_MS = 1500;
+
+// Several calls usually fail together when a session ends; the user is told once.
+let sessionEnding = false;
+
+function reloadRoot(): void {
+  window.location.replace('/');
+}
+
+/** The error catalogue of spec section 8, in one place. */
+export function reportApiError(error: ApiError): void {
+  const t = i18n.t.bind(i18n);
+  const { notification, modal } = feedback();
+  const title = t('http.systemNotice');
+  const hasToken = getToken() !== null;
+
+  if (error.status === 500 && error.message === TOKEN_EXPIRED_MESSAGE && hasToken) {
+    if (sessionEnding) return;
+    sessionEnding = true;
+    modal.error({
+      title: t('http.sessionExpiredTitle'),
+      content: t('http.sessionExpiredContent'),
+      okText: t('http.loginAgain'),
+      maskClosable: false,
+      keyboard: false,
+      onOk: async () => {
+        await logout();
+        reloadRoot();
+      },
+    });
+    return;
+  }
+
+  switch (error.status) {
+    case 403:
+      notification.error({
+        message: title,
+        description: t('http.forbidden'),
+        duration: NOTICE_SECONDS,
+      });
+      return;
+    case 404:
+      notification.error({
+        message: title,
+        description: t('http.notFound'),
+        duration: NOTICE_SECONDS,
+      });
+      return;
+    case STATUS_TIMEOUT:
+      notification.error({ message: title, description: t('http.timeout') });
+      return;
+    case 401:
+      if (sessionEnding) return;
+      notification.error({
+        message: title,
+        description: t('http.unauthorized'),
+        duration: NOTICE_SECONDS,
+      });
+      if (hasToken) {
+        sessionEnding = true;
+        void logout().then(() => window.setTimeout(reloadRoot, RELOAD_DELAY_MS));
+      }
+      return;
+    case STATUS_NETWORK:
+      notification.error({
+        message: title,
+        description: t('http.network'),
+        duration: NOTICE_SECONDS,
+      });
+      return;
+    default:
+      notification.error({
+        message: title,
+        description: error.message || t('http.unknown'),
+        duration: NOTICE_SECONDS,
+      });
+  }
+}

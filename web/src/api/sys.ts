@@ -1,0 +1,23 @@
+import type {
+  TCurrentUserDeparts,
+  TLoginRequest,
+  TLoginResult,
+  TSelectDepartRequest,
+  TUpdatePasswordRequest,
+  TUserInfo,
+  TUserPermission,
+} from '@blrms/contracts';
+import { http, request } from './client';
+
+/** Calls of the session and account that the shell and the login page share. */
+export const sysApi = {
+  captchaImage: (key: string) =>
+    http.get<string>(`/sys/randomImage/${key}`, undefined, { silent: true }),
+  login: (body: TLoginRequest) => http.post<TLoginResult>('/sys/login', body, { silent: true }),
+  userPermission: () => http.get<TUserPermission>('/sys/permission/getUserPermissionByToken'),
+  currentUserDeparts: () => http.get<TCurrentUserDeparts>('/sys/user/getCurrentUserDeparts'),
+  selectDepart: (body: TSelectDepartRequest) =>
+    http.post<{ userInfo: TUserInfo }>('/sys/selectDepart', body),
+  updatePassword: (body: TUpdatePasswordRequest) =>
+    request<null>('PUT', '/sys/user/updatePassword', { body, silent: true }),
+};

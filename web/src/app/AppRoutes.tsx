@@ -1,0 +1,60 @@
+import { Suspense, lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { HOME_PAGE_COMPONENT, preloadPage } from './component-registry';
+import { GuestOnly, RequireAuth } from './guards';
+import { PageErrorBoundary } from './PageErrorBoundary';
+import { PageLoading } from './PageLoading';
+import { HOME_PATH, LOGIN_PATH, NOT_FOUND_PATH } from '../shared/paths';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const NotFoundPage = lazy(() => import('../features/exception/NotFoundPage'));
+// The console (layout, menu, pages) is a separate chunk so the login page stays light.
+const loadConsole = () => import('./console/Console');
+const Console = lazy(loadConsole);
+
+/**
+ * Once the user starts on the login form, the console and the home page load in the background,
+ * so the click on login lands on a console that is ready instead of one that starts downloading.
+ */
+function preloadConsole(): void {
+  void loadConsole();
+  preloadPage(HOME_PAGE_COMPONENT);
+}
+
+export function AppRoutes() {
+  return (
+    <PageErrorBoundary>
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path="/user" element={<Navigate to={LOGIN_PATH} replace />} />
+          <Route
+            path={LOGIN_PATH}
+            element={
+              <GuestOnly>
+                <LoginPage onUserIntent={preloadConsole} />
+              </GuestOnly>
+            }
+          />
+          <Route path="/user/*" element={<Navigate to={NOT_FOUND_PATH} replace />} />
+          <Route path={NOT_FOUND_PATH} element={<NotFoundPage />} />
+          <Route
+            index
+            element={
+              <RequireAuth>
+                <Navigate to={HOME_PATH} replace />
+              </RequireAuth>
+            }
+          />
+          <Route
+            path="*"
+            element={
+              <RequireAuth>
+                <Console />
+              </RequireAuth>
+            }
+          />
+        </Routes>
+      </Suspense>
+    </PageErrorBoundary>
+  );
+}

@@ -1,0 +1,9 @@
+import 'i18next';
+import type zhCN from './zh-CN';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof zhCN };
+  }
+}

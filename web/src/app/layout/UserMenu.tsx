@@ -1,0 +1,66 @@
+import {
+  ApartmentOutlined,
+  DownOutlined,
+  KeyOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { MenuProps } from 'antd';
+import { Avatar, Dropdown, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLoginUser } from '../../shared/use-login-user';
+
+export type UserAction = 'settings' | 'password' | 'depart';
+
+/** The header's user dropdown: settings, change password, switch department. */
+export function UserMenu({
+  onAction,
+  compact,
+}: {
+  onAction: (action: UserAction) => void;
+  compact: boolean;
+}) {
+  const { t } = useTranslation();
+  const user = useLoginUser();
+
+  const items: MenuProps['items'] = [
+    {
+      key: 'settings',
+      icon: <SettingOutlined />,
+      label: <span data-testid="user-menu-settings">{t('header.settings')}</span>,
+    },
+    {
+      key: 'password',
+      icon: <KeyOutlined />,
+      label: <span data-testid="user-menu-password">{t('header.changePassword')}</span>,
+    },
+    {
+      key: 'depart',
+      icon: <ApartmentOutlined />,
+      label: <span data-testid="user-menu-depart">{t('header.switchDepart')}</span>,
+    },
+  ];
+
+  return (
+    <Dropdown
+      menu={{
+        items,
+        onClick: ({ key }) => {
+          if (key === 'settings' || key === 'password' || key === 'depart') onAction(key);
+        },
+      }}
+      placement="bottomRight"
+      trigger={['click']}
+    >
+      <button type="button" className="shell-action" data-testid="user-menu">
+        <Space size={6}>
+          <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+          {!compact && (
+            <span className="shell-action__name">{user?.realname || user?.username}</span>
+          )}
+          <DownOutlined style={{ fontSize: 10 }} />
+        </Space>
+      </button>
+    </Dropdown>
+  );
+}

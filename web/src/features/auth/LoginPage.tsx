@@ -1,0 +1,170 @@
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import type { TLoginResult } from '@blrms/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Form, Input, Spin, Tabs, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/errors';
+import { getRememberedUsername, rememberUsername, startSession } from '../../api/session';
+import { sysApi } from '../../api/sys';
+import { LangSwitch } from '../../shared/LangSwitch';
+import { SESSION_KEYS } from '../../shared/storage';
+import { useCaptcha } from './use-captcha';
+import './login-page.css';
+
+type LoginForm = { username: string; password: string; captcha: string; remember: boolean };
+
+/** `multiDepart` 2: the user belongs to several departments and picks one in the console. */
+const MULTI_DEPART = 2;
+
+type Props = {
+  /** Called once, when the user first focuses the form: time to fetch what comes after login. */
+  onUserIntent?: () => void;
+};
+
+export default function LoginPage({ onUserIntent }: Props) {
+  const { t } = useTranslation();
+  const intentSignalled = useRef(false);
+  const [form] = Form.useForm<LoginForm>();
+  const captcha = useCaptcha();
+  const [error, setError] = useState<string | null>(null);
+  const remembered = getRememberedUsername();
+
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [t]);
+
+  const login = useMutation({
+    mutationFn: (values: LoginForm) =>
+      sysApi.login({
+        username: values.username.trim(),
+        password: values.password,
+        captcha: values.captcha,
+        checkKey: captcha.key,
+      }),
+    onSuccess: (result: TLoginResult, values) => {
+      rememberUsername(values.remember ? values.username.trim() : null);
+      if (result.multiDepart === MULTI_DEPART)
+        sessionStorage.setItem(SESSION_KEYS.chooseDepart, '1');
+      // Last: storing the session re-renders GuestOnly, which takes the user to the redirect target.
+      startSession(result);
+    },
+    onError: (e) => {
+      setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
+      // A captcha is single use, even when the password was wrong.
+      form.setFieldValue('captcha', '');
+      captcha.refresh();
+    },
+  });
+
+  return (
+    <div className="login-page" data-testid="login-page">
+      <div className="login-page__lang">
+        <LangSwitch />
+      </div>
+      <main className="login-page__main">
+        <header className="login-page__header">
+          <img src="/logo.svg" alt="" className="login-page__logo" />
+          <Typography.Title level={1} className="login-page__title">
+            {t('app.title')}
+          </Typography.Title>
+        </header>
+        <Typography.Paragraph type="secondary" className="login-page__desc">
+          {t('app.description')}
+        </Typography.Paragraph>
+        <Tabs centered items={[{ key: 'account', label: t('login.tabAccount') }]} />
+        <Form<LoginForm>
+          form={form}
+          size="large"
+          initialValues={{ username: remembered ?? '', remember: remembered !== null }}
+          onFinish={(values) => {
+            setError(null);
+            login.mutate(values);
+          }}
+          onValuesChange={() => setError(null)}
+          onFocus={() => {
+            if (intentSignalled.current) return;
+            intentSignalled.current = true;
+            onUserIntent?.();
+          }}
+        >
+          {error && (
+            <Alert
+              type="error"
+              showIcon
+              message={error}
+              className="login-page__error"
+              data-testid="login-error"
+            />
+          )}
+          <Form.Item
+            name="username"
+            rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
+          >
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={t('login.username')}
+              autoComplete="username"
+              data-testid="login-username"
+            />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            rules={[{ required: true, message: t('login.passwordRequired') }]}
+          >
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={t('login.password')}
+              autoComplete="current-password"
+              data-testid="login-password"
+            />
+          </Form.Item>
+          <div className="login-page__captcha">
+            <Form.Item
+              name="captcha"
+              rules={[{ required: true, message: t('login.captchaRequired') }]}
+            >
+              <Input
+                prefix={<SafetyOutlined />}
+                placeholder={t('login.captcha')}
+                autoComplete="off"
+                maxLength={16}
+                data-testid="login-captcha"
+              />
+            </Form.Item>
+            <button
+              type="button"
+              className="login-page__captcha-image"
+              onClick={captcha.refresh}
+              title={t('login.captchaRefresh')}
+              data-testid="login-captcha-image"
+            >
+              {captcha.image ? (
+                <img src={captcha.image} alt={t('login.captchaAlt')} />
+              ) : captcha.failed ? (
+                <span className="login-page__captcha-failed">{t('login.captchaFailed')}</span>
+              ) : (
+                <Spin size="small" />
+              )}
+            </button>
+          </div>
+          <Form.Item name="remember" valuePropName="checked">
+            <Checkbox data-testid="login-remember">{t('login.remember')}</Checkbox>
+          </Form.Item>
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            loading={login.isPending}
+            data-testid="login-submit"
+          >
+            {t('login.submit')}
+          </Button>
+        </Form>
+        <Typography.Paragraph type="secondary" className="login-page__footer">
+          {t('login.series')}
+        </Typography.Paragraph>
+      </main>
+    </div>
+  );
+}
