@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './permission.js';
 export * from './dict.js';
 export * from './sys.js';
+export * from './device.js';
