@@ -4,3 +4,4 @@ export * from './permission.js';
 export * from './dict.js';
 export * from './sys.js';
 export * from './device.js';
+export * from './data-rule.js';
