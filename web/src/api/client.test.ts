@@ -144,4 +144,89 @@ describe('http client', () => {
     await outcome;
     expect(notices[0]?.description).toBe('http.timeout');
   });
+
+  it('uploads a form with the session headers, reports upload progress and unwraps the result', async () => {
+    const { client, store } = await setup(() => jsonResponse(envelope(null)));
+    store.set('Access-Token', JSON.stringify({ value: 'tok', expire: Date.now() + 60_000 }));
+    const sent = FakeXhr.install(200, envelope({ imported: 3 }));
+    const progress: number[] = [];
+    const form = new FormData();
+    form.append('tokenId', 't1');
+
+    await expect(
+      client.upload('/device/device/importExcel', form, (f) => progress.push(f)),
+    ).resolves.toEqual({ imported: 3 });
+
+    const xhr = sent[0];
+    expect(xhr?.url).toBe('/api/device/device/importExcel');
+    expect(xhr?.headers.get('x-access-token')).toBe('tok');
+    expect(xhr?.body).toBe(form);
+    expect(xhr?.timeout).toBe(client.UPLOAD_TIMEOUT_MS);
+    expect(progress).toEqual([0.5, 1]);
+  });
+
+  it('reports a failed upload through the error catalogue', async () => {
+    const { client, notices } = await setup(() => jsonResponse(envelope(null)));
+    FakeXhr.install(413, envelope(null, 413, 'file too large'));
+    await expect(client.upload('/x', new FormData())).rejects.toMatchObject({
+      status: 413,
+      message: 'file too large',
+    });
+    expect(notices.map((n) => n.description)).toEqual(['file too large']);
+  });
 });
+
+/** Answers every request with `status` and `body` after reporting half the upload, then all. */
+class FakeXhr {
+  static install(status: number, body: unknown): FakeXhr[] {
+    const sent: FakeXhr[] = [];
+    vi.stubGlobal(
+      'XMLHttpRequest',
+      class extends FakeXhr {
+        constructor() {
+          super(status, JSON.stringify(body));
+          sent.push(this);
+        }
+      },
+    );
+    return sent;
+  }
+
+  url = '';
+  headers = new Headers();
+  body: unknown = null;
+  timeout = 0;
+  responseText: string;
+  statusText = '';
+  upload: {
+    onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null;
+    onload: (() => void) | null;
+  } = { onprogress: null, onload: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  ontimeout: (() => void) | null = null;
+
+  constructor(
+    readonly status: number,
+    responseText: string,
+  ) {
+    this.responseText = responseText;
+  }
+
+  open(_method: string, url: string): void {
+    this.url = url;
+  }
+
+  setRequestHeader(name: string, value: string): void {
+    this.headers.set(name, value);
+  }
+
+  send(body: unknown): void {
+    this.body = body;
+    queueMicrotask(() => {
+      this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 });
+      this.upload.onload?.();
+      this.onload?.();
+    });
+  }
+}

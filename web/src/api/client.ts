@@ -134,3 +134,59 @@ export async function downloadFile(
   a.remove();
   URL.revokeObjectURL(url);
 }
+
+/**
+ * Uploads go through XMLHttpRequest because fetch cannot report upload progress. The 9 s limit
+ * of ordinary calls does not fit a 20 MB file on a slow line plus the server's check of up to
+ * 50,000 rows, so an upload may take two minutes.
+ */
+export const UPLOAD_TIMEOUT_MS = 120_000;
+
+function parseEnvelope(text: string): Envelope | null {
+  try {
+    const json: unknown = JSON.parse(text);
+    return isEnvelope(json) ? json : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Posts a multipart form and resolves to the envelope's `result`. `onUploadProgress` gets the
+ * fraction of the body sent (0 to 1); after 1 the server is still working on the request. Put the
+ * plain fields before the file: the server reads the parts in order.
+ */
+export function upload<T>(
+  path: string,
+  form: FormData,
+  onUploadProgress?: (fraction: number) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const fail = (error: ApiError) => {
+      reportApiError(error);
+      reject(error);
+    };
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl('POST', path, undefined));
+    buildHeaders(false).forEach((value, name) => xhr.setRequestHeader(name, value));
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onUploadProgress?.(event.loaded / event.total);
+    };
+    xhr.upload.onload = () => onUploadProgress?.(1);
+    xhr.onload = () => {
+      const envelope = parseEnvelope(xhr.responseText);
+      const ok = xhr.status >= 200 && xhr.status < 300;
+      if (!ok || !envelope || !envelope.success) {
+        const status = ok ? (envelope?.code ?? xhr.status) : xhr.status;
+        fail(new ApiError(status, envelope?.message ?? xhr.statusText));
+        return;
+      }
+      // The envelope's shape is the server's contract (packages/contracts); callers name the type.
+      resolve(envelope.result as T);
+    };
+    xhr.onerror = () => fail(new ApiError(STATUS_NETWORK, ''));
+    xhr.ontimeout = () => fail(new ApiError(STATUS_TIMEOUT, ''));
+    xhr.send(form);
+  });
+}

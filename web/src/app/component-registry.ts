@@ -12,6 +12,11 @@ export const NotFoundPage = lazy(() => import('../features/exception/NotFoundPag
 const LOADERS: Record<string, () => Promise<PageModule>> = {
   'dashboard/Analysis': () => import('../features/dashboard/AnalysisPage'),
   'system/LogList': () => import('../features/system-log/LogListPage'),
+  'device/TokenList': () => import('../features/device-token/TokenListPage'),
+  'device/GroupList': () => import('../features/device-group/GroupListPage'),
+  'device/DeviceList': () => import('../features/device/DeviceListPage'),
+  'device/DeviceDetail': () => import('../features/device/DeviceDetailPage'),
+  'device/DeviceLogList': () => import('../features/device-log/DeviceLogListPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

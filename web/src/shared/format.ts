@@ -11,3 +11,8 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatNumber(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+/** The pager's "1-10 / 1,234" line. */
+export function formatPageRange(total: number, [from, to]: [number, number]): string {
+  return `${formatNumber(from)}-${formatNumber(to)} / ${formatNumber(total)}`;
+}

@@ -16,6 +16,7 @@ export const STORAGE_KEYS = {
 /** Per-tab state in sessionStorage: open tabs survive a reload but not a new window. */
 export const SESSION_KEYS = {
   tabs: 'blrms.tabs',
+  pageTitles: 'blrms.pageTitles',
   chooseDepart: 'blrms.chooseDepart',
 } as const;
 

@@ -1,6 +1,12 @@
 import type { TMenuItem } from '@blrms/contracts';
 import { describe, expect, it } from 'vitest';
-import { findMenuChain, menuPages, menuRouteSpecs, visibleLeaf } from './menu-tree';
+import {
+  findMenuChain,
+  matchesMenuPath,
+  menuPages,
+  menuRouteSpecs,
+  visibleLeaf,
+} from './menu-tree';
 
 function item(path: string, component: string, extra: Partial<TMenuItem> = {}): TMenuItem {
   return {
@@ -36,6 +42,13 @@ const menu: TMenuItem[] = [
       item('/system/link', 'layouts/IframePageView', { route: '0' }),
     ],
   }),
+  item('/device', 'layouts/RouteView', {
+    children: [
+      item('/device/list', 'device/DeviceList'),
+      item('/device/detail/:id', 'device/DeviceDetail', { hidden: true }),
+      item('/device/detail/all', 'device/DeviceOverview', { hidden: true }),
+    ],
+  }),
 ];
 
 describe('menuRouteSpecs', () => {
@@ -46,6 +59,10 @@ describe('menuRouteSpecs', () => {
       { path: '/system', redirect: '/system/log' },
       { path: '/system/log', component: 'system/LogList' },
       { path: '/system/log/detail', component: 'system/LogDetail' },
+      { path: '/device', redirect: '/device/list' },
+      { path: '/device/list', component: 'device/DeviceList' },
+      { path: '/device/detail/:id', component: 'device/DeviceDetail' },
+      { path: '/device/detail/all', component: 'device/DeviceOverview' },
     ]);
   });
 });
@@ -62,10 +79,42 @@ describe('findMenuChain', () => {
   it('highlights the nearest visible item of a hidden page', () => {
     expect(visibleLeaf(findMenuChain(menu, '/system/log/detail'))?.path).toBe('/system');
   });
+
+  it('finds a page with parameters by the path it was opened at', () => {
+    const id = '0123456789abcdef0123456789abcdef';
+    expect(findMenuChain(menu, `/device/detail/${id}`).map((i) => i.path)).toEqual([
+      '/device',
+      '/device/detail/:id',
+    ]);
+    expect(visibleLeaf(findMenuChain(menu, `/device/detail/${id}`))?.path).toBe('/device');
+    expect(findMenuChain(menu, '/device/detail')).toEqual([]);
+    expect(findMenuChain(menu, `/device/detail/${id}/logs`)).toEqual([]);
+  });
+
+  it('prefers an item with exactly the path over one whose parameters match it', () => {
+    expect(findMenuChain(menu, '/device/detail/all').at(-1)?.component).toBe(
+      'device/DeviceOverview',
+    );
+  });
+});
+
+describe('matchesMenuPath', () => {
+  it('matches parameters to one non-empty segment and everything else exactly', () => {
+    expect(matchesMenuPath('/device/detail/:id', '/device/detail/abc')).toBe(true);
+    expect(matchesMenuPath('/device/detail/:id', '/device/detail/')).toBe(false);
+    expect(matchesMenuPath('/device/detail/:id', '/device/details/abc')).toBe(false);
+    expect(matchesMenuPath('/device/:id/log/:logId', '/device/a/log/b')).toBe(true);
+    expect(matchesMenuPath('/system/log', '/system/log')).toBe(true);
+    expect(matchesMenuPath('/system/log', '/system/log/x')).toBe(false);
+  });
 });
 
 describe('menuPages', () => {
   it('lists visible pages only', () => {
-    expect(menuPages(menu).map((i) => i.path)).toEqual(['/dashboard/analysis', '/system/log']);
+    expect(menuPages(menu).map((i) => i.path)).toEqual([
+      '/dashboard/analysis',
+      '/system/log',
+      '/device/list',
+    ]);
   });
 });

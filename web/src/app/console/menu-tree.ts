@@ -29,14 +29,44 @@ export function menuRouteSpecs(menu: readonly TMenuItem[]): RouteSpec[] {
   return walk(menu);
 }
 
-/** The items from the top of the menu down to the one at `pathname`; empty when none matches. */
-export function findMenuChain(menu: readonly TMenuItem[], pathname: string): TMenuItem[] {
+/**
+ * Whether a menu path matches a location path. A menu path may name parameters the way the
+ * router does (`/device/detail/:id`): each matches one non-empty segment.
+ */
+export function matchesMenuPath(menuPath: string, pathname: string): boolean {
+  if (!menuPath.includes('/:')) return menuPath === pathname;
+  const pattern = menuPath.split('/');
+  const actual = pathname.split('/');
+  return (
+    pattern.length === actual.length &&
+    pattern.every((part, i) => {
+      const segment = actual[i] ?? '';
+      return part.startsWith(':') ? segment !== '' : part === segment;
+    })
+  );
+}
+
+function chainWhere(
+  menu: readonly TMenuItem[],
+  matches: (item: TMenuItem) => boolean,
+): TMenuItem[] {
   for (const item of menu) {
-    if (item.path === pathname) return [item];
-    const below = findMenuChain(item.children ?? [], pathname);
+    if (matches(item)) return [item];
+    const below = chainWhere(item.children ?? [], matches);
     if (below.length > 0) return [item, ...below];
   }
   return [];
+}
+
+/**
+ * The items from the top of the menu down to the one at `pathname`; empty when none matches.
+ * An item with exactly that path wins over one whose parameters match it, as in the router.
+ */
+export function findMenuChain(menu: readonly TMenuItem[], pathname: string): TMenuItem[] {
+  const exact = chainWhere(menu, (item) => item.path === pathname);
+  return exact.length > 0
+    ? exact
+    : chainWhere(menu, (item) => matchesMenuPath(item.path, pathname));
 }
 
 /** Menu entries that open a page, in menu order: what the menu search offers. */

@@ -4,6 +4,7 @@ import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { getUserInfo } from '../../api/session';
+import { retainPageTitles, usePageTitles } from '../../shared/page-title';
 import { HOME_PATH } from '../../shared/paths';
 import { SESSION_KEYS } from '../../shared/storage';
 import { hasPage } from '../component-registry';
@@ -47,7 +48,8 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   const settings = useSettings();
   const { isMobile, isTablet } = useViewport();
   const { pathname } = useLocation();
-  const { refresh } = useTabs();
+  const { paths: tabPaths, refresh } = useTabs();
+  const pageTitles = usePageTitles();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(initialDialog);
@@ -61,7 +63,7 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   const currentItem = findMenuChain(menu, pathname).at(-1);
   const isPage = currentItem !== undefined && hasPage(currentItem.component);
 
-  const pageTitle = currentItem?.meta.title;
+  const pageTitle = pageTitles[pathname] ?? currentItem?.meta.title;
   useEffect(() => {
     document.title = pageTitle ? `${pageTitle} - BLRMS` : 'BLRMS';
   }, [pageTitle]);
@@ -75,6 +77,10 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   useEffect(() => {
     if (isPage) tabs.open(pathname);
   }, [isPage, pathname]);
+
+  useEffect(() => {
+    retainPageTitles(tabPaths);
+  }, [tabPaths]);
 
   const toggleMenu = () => {
     if (isMobile) setDrawerOpen((open) => !open);

@@ -3,6 +3,7 @@ import type { MenuProps } from 'antd';
 import { App, Dropdown, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { usePageTitles } from '../../shared/page-title';
 import { findMenuChain } from '../console/menu-tree';
 import { tabs, useTabs } from './tabs-store';
 
@@ -16,6 +17,7 @@ export function TabBar({ menu, fixedWidth }: { menu: readonly TMenuItem[]; fixed
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { paths } = useTabs();
+  const pageTitles = usePageTitles();
 
   /** After closing, stay on the current page if it is still open, else go to `fallback`. */
   const settle = (fallback: string) => {
@@ -71,7 +73,7 @@ export function TabBar({ menu, fixedWidth }: { menu: readonly TMenuItem[]; fixed
           label: (
             <Dropdown menu={contextMenu(path)} trigger={['contextMenu']}>
               <span data-testid={`tab-${path}`}>
-                {findMenuChain(menu, path).at(-1)?.meta.title ?? path}
+                {pageTitles[path] ?? findMenuChain(menu, path).at(-1)?.meta.title ?? path}
               </span>
             </Dropdown>
           ),

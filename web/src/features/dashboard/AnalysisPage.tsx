@@ -21,8 +21,10 @@ import { Link } from 'react-router';
 import { getCompanies } from '../../api/session';
 import { formatDateTime, formatNumber } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
+import { useHasAction } from '../../shared/permission/use-has-action';
 import { useCurrentUserDeparts, useDepartName } from '../../shared/use-current-user-departs';
 import { useLoginUser } from '../../shared/use-login-user';
+import { DeviceOverview } from './DeviceOverview';
 import { greetingFor } from './greeting';
 import { useLastLogins, useLogInfo, useVisitInfo } from './queries';
 import { VisitChart } from './VisitChart';
@@ -35,6 +37,7 @@ export default function AnalysisPage() {
   const logInfo = useLogInfo();
   const visitInfo = useVisitInfo();
   const lastLogins = useLastLogins();
+  const canListDevices = useHasAction('device:list');
 
   const greeting = t(`dashboard.greeting.${greetingFor(new Date().getHours())}`);
   const name = user?.realname || user?.username || '';
@@ -78,6 +81,8 @@ export default function AnalysisPage() {
           </Authorized>
         </Flex>
       </Card>
+
+      {canListDevices && <DeviceOverview />}
 
       <Row gutter={[16, 16]}>
         {stats.map(({ key, value }) => (

@@ -1,4 +1,4 @@
-import type { TLogInfo, TSysLog, TVisitInfo } from '@blrms/contracts';
+import type { TDeviceSummary, TLogInfo, TSysLog, TVisitInfo } from '@blrms/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
 
@@ -20,5 +20,12 @@ export function useLastLogins() {
   return useQuery({
     queryKey: ['dashboard', 'lastLogins'],
     queryFn: () => http.get<TSysLog[]>('/sys/user/lastLogins'),
+  });
+}
+
+export function useDeviceSummary() {
+  return useQuery({
+    queryKey: ['deviceSummary'],
+    queryFn: () => http.get<TDeviceSummary>('/device/device/summary'),
   });
 }

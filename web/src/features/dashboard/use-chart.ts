@@ -1,0 +1,31 @@
+import type { ECharts, EChartsCoreOption } from 'echarts/core';
+import { init } from 'echarts/core';
+import { useEffect, useRef } from 'react';
+
+/**
+ * An ECharts instance (SVG renderer) on the returned element, following its size and showing
+ * `option` whenever it changes (callers memoize it, so a re-render does not redraw).
+ */
+export function useChart(option: EChartsCoreOption) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<ECharts | null>(null);
+
+  useEffect(() => {
+    if (!host.current) return;
+    const instance = init(host.current, undefined, { renderer: 'svg' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(host.current);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, true);
+  }, [option]);
+
+  return host;
+}

@@ -1,0 +1,59 @@
+import type {
+  TDeviceToken,
+  TDeviceTokenCreate,
+  TDeviceTokenEdit,
+  TDeviceTokenQuery,
+  TDeviceTokenWithKey,
+} from '@blrms/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../api/client';
+
+const BASE = '/device/token';
+const KEY = ['deviceTokens'] as const;
+
+export type TokenParams = Omit<TDeviceTokenQuery, '_t'>;
+export type TokenPage = { records: TDeviceToken[]; total: number };
+
+export function useTokens(params: TokenParams) {
+  return useQuery({
+    queryKey: [...KEY, params],
+    queryFn: () => http.get<TokenPage>(`${BASE}/list`, params),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Shows the full key; the server checks token:reveal. */
+export const revealTokenKey = (id: string) =>
+  http.get<{ tokenKey: string }>(`${BASE}/revealKey`, { id }).then((r) => r.tokenKey);
+
+/** Every change reloads the token list; devices name their token, so they reload too. */
+function useTokenMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: KEY });
+      await client.invalidateQueries({ queryKey: ['devices'] });
+    },
+  });
+}
+
+export function useCreateToken() {
+  return useTokenMutation((body: TDeviceTokenCreate) =>
+    http.post<TDeviceTokenWithKey>(`${BASE}/add`, body),
+  );
+}
+
+export function useEditToken() {
+  return useTokenMutation((body: TDeviceTokenEdit) => http.put<TDeviceToken>(`${BASE}/edit`, body));
+}
+
+export function useRegenerateToken() {
+  return useTokenMutation((id: string) =>
+    http.put<{ tokenKey: string }>(`${BASE}/regenerate`, { id }).then((r) => r.tokenKey),
+  );
+}
+
+export function useDeleteToken() {
+  return useTokenMutation((id: string) => http.delete<null>(`${BASE}/delete`, { id }));
+}

@@ -1,0 +1,147 @@
+import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/errors';
+import { DeviceLogTable } from '../../shared/device/DeviceLogTable';
+import { DeviceStatusBadge } from '../../shared/device/DeviceStatusBadge';
+import { formatDateTime } from '../../shared/format';
+import { usePageTitle } from '../../shared/page-title';
+import { Authorized } from '../../shared/permission/Authorized';
+import { DeviceFormModal } from './DeviceFormModal';
+import { useDevice } from './use-devices';
+
+/** Spec section 9: a detail list has at most 4 columns, 3 by default; one on a phone. */
+const DETAIL_COLUMNS = { xs: 1, sm: 2, md: 3, lg: 3, xl: 3, xxl: 4 };
+
+const orDash = (value: string | null) => value || '-';
+
+/**
+ * One device (/device/detail/:id): its fields as a detail list, and tabs for its configuration,
+ * firmware and logs. Configuration and firmware arrive with remote configuration and upgrades;
+ * until then their tabs say so.
+ */
+export default function DeviceDetailPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const device = useDevice(id);
+  const [editing, setEditing] = useState(false);
+  usePageTitle(device.data?.name);
+
+  if (device.isPending) {
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </Card>
+    );
+  }
+  if (device.isError || !device.data) {
+    const notFound = device.error instanceof ApiError && [400, 404].includes(device.error.status);
+    return (
+      <Card>
+        <Result
+          status={notFound ? '404' : 'error'}
+          title={notFound ? t('device.detail.notFound') : t('device.detail.loadFailed')}
+          extra={
+            <Link to="/device/list">
+              <Button type="primary">{t('device.detail.backToList')}</Button>
+            </Link>
+          }
+          data-testid="device-detail-missing"
+        />
+      </Card>
+    );
+  }
+
+  const d = device.data;
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="device-detail">
+      <Card
+        title={
+          <Space wrap>
+            <Link to="/device/list" aria-label={t('device.detail.backToList')}>
+              <ArrowLeftOutlined />
+            </Link>
+            <span data-testid="device-detail-name">{d.name}</span>
+            <DeviceStatusBadge status={d.status} />
+          </Space>
+        }
+        extra={
+          <Authorized action="device:edit">
+            <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
+              {t('common.edit')}
+            </Button>
+          </Authorized>
+        }
+      >
+        <Descriptions column={DETAIL_COLUMNS} size="small" data-testid="device-fields">
+          <Descriptions.Item label={t('device.tagCode')}>
+            <Typography.Text copyable>{d.tagCode}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.sn')}>{d.sn}</Descriptions.Item>
+          <Descriptions.Item label={t('device.name')}>{d.name}</Descriptions.Item>
+          <Descriptions.Item label={t('device.series')}>{d.series}</Descriptions.Item>
+          <Descriptions.Item label={t('device.model')}>{orDash(d.model)}</Descriptions.Item>
+          <Descriptions.Item label={t('device.version')}>{orDash(d.version)}</Descriptions.Item>
+          <Descriptions.Item label={t('device.group')}>{orDash(d.groupName)}</Descriptions.Item>
+          <Descriptions.Item label={t('device.status')}>
+            <DeviceStatusBadge status={d.status} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.enabled')}>
+            {d.enabled ? t('common.enabled') : t('common.disabled')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.token')}>{d.tokenName}</Descriptions.Item>
+          <Descriptions.Item label={t('common.owner')}>{d.ownerName}</Descriptions.Item>
+          <Descriptions.Item label={t('device.lastSeen')}>
+            {d.lastSeenAt ? formatDateTime(d.lastSeenAt) : t('device.neverSeen')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.ip')}>{orDash(d.ip)}</Descriptions.Item>
+          <Descriptions.Item label={t('device.location')}>{orDash(d.location)}</Descriptions.Item>
+          <Descriptions.Item label={t('common.createTime')}>
+            {formatDateTime(d.createTime)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('common.updateTime')}>
+            {d.updateTime ? formatDateTime(d.updateTime) : '-'}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('common.remark')}>{orDash(d.remark)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card styles={{ body: { paddingTop: 8 } }}>
+        <Tabs
+          defaultActiveKey="logs"
+          items={[
+            {
+              key: 'config',
+              label: <span data-testid="device-tab-config">{t('device.detail.config')}</span>,
+              children: (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={t('device.detail.configEmpty')}
+                />
+              ),
+            },
+            {
+              key: 'firmware',
+              label: <span data-testid="device-tab-firmware">{t('device.detail.firmware')}</span>,
+              children: (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={t('device.detail.firmwareEmpty', {
+                    version: d.version ?? t('device.detail.versionUnknown'),
+                  })}
+                />
+              ),
+            },
+            {
+              key: 'logs',
+              label: <span data-testid="device-tab-logs">{t('device.detail.logs')}</span>,
+              children: <DeviceLogTable deviceId={d.id} />,
+            },
+          ]}
+        />
+      </Card>
+      <DeviceFormModal open={editing} editing={d} onClose={() => setEditing(false)} />
+    </Space>
+  );
+}

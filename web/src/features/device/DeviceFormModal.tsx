@@ -1,0 +1,219 @@
+import {
+  ModalForm,
+  ProFormSelect,
+  ProFormSwitch,
+  ProFormText,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
+import type { TDevice, TDeviceSeries } from '@blrms/contracts';
+import { SN_PATTERN } from '@blrms/contracts';
+import { App, Col, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useDictItems } from '../../shared/use-dict-items';
+import { useCreateDevice, useEditDevice, useGroupOptions, useTokenOptions } from './use-devices';
+
+type Values = {
+  tokenId: string;
+  sn: string;
+  name: string;
+  series: TDeviceSeries;
+  model?: string;
+  version?: string;
+  groupId?: string;
+  location?: string;
+  remark?: string;
+  enabled: boolean;
+};
+
+const blankToNull = (value: string | undefined) => value?.trim() || null;
+
+/**
+ * Adds a device or edits one. SN and token are its identity and only set when adding. The rules
+ * repeat the server's (SN_PATTERN, lengths), which checks them again.
+ */
+export function DeviceFormModal({
+  editing,
+  open,
+  onClose,
+}: {
+  editing: TDevice | null;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const series = useDictItems('device_series');
+  const groups = useGroupOptions();
+  const tokens = useTokenOptions();
+  const create = useCreateDevice();
+  const edit = useEditDevice();
+
+  const required = (field: string) => ({
+    required: true,
+    whitespace: true,
+    message: t('form.required', { field }),
+  });
+  const maxLength = (field: string, max: number) => ({
+    max,
+    message: t('form.maxLength', { field, max }),
+  });
+
+  const submit = async (values: Values) => {
+    const common = {
+      name: values.name.trim(),
+      series: values.series,
+      groupId: values.groupId ?? null,
+    };
+    try {
+      if (editing) {
+        await edit.mutateAsync({
+          ...common,
+          id: editing.id,
+          model: blankToNull(values.model),
+          version: blankToNull(values.version),
+          location: blankToNull(values.location),
+          remark: blankToNull(values.remark),
+          enabled: values.enabled,
+        });
+      } else {
+        await create.mutateAsync({
+          ...common,
+          tokenId: values.tokenId,
+          sn: values.sn.trim(),
+          model: blankToNull(values.model) ?? undefined,
+          version: blankToNull(values.version) ?? undefined,
+          location: blankToNull(values.location) ?? undefined,
+          remark: blankToNull(values.remark) ?? undefined,
+        });
+      }
+      void message.success(t('common.saved'));
+      return true;
+    } catch {
+      // The HTTP client has shown the server's message; the form keeps what was typed.
+      return false;
+    }
+  };
+
+  return (
+    <ModalForm<Values>
+      key={editing?.id ?? 'new'}
+      title={editing ? t('device.editTitle') : t('device.addTitle')}
+      open={open}
+      width={640}
+      initialValues={
+        editing
+          ? {
+              tokenId: editing.tokenId,
+              sn: editing.sn,
+              name: editing.name,
+              series: editing.series,
+              model: editing.model ?? '',
+              version: editing.version ?? '',
+              groupId: editing.groupId ?? undefined,
+              location: editing.location ?? '',
+              remark: editing.remark ?? '',
+              enabled: editing.enabled,
+            }
+          : { enabled: true }
+      }
+      onOpenChange={(next) => {
+        if (!next) onClose();
+      }}
+      modalProps={{ destroyOnHidden: true, maskClosable: false }}
+      onFinish={submit}
+      data-testid="device-form"
+    >
+      <Row gutter={16} style={{ width: '100%', margin: 0 }}>
+        <Col xs={24} sm={12}>
+          <ProFormSelect
+            name="tokenId"
+            label={t('device.token')}
+            disabled={editing !== null}
+            placeholder={t('device.tokenPlaceholder')}
+            extra={editing ? undefined : t('device.tokenHint')}
+            options={(tokens.data ?? []).map((token) => ({ value: token.id, label: token.name }))}
+            fieldProps={{ loading: tokens.isPending, showSearch: true, optionFilterProp: 'label' }}
+            rules={[{ required: true, message: t('form.required', { field: t('device.token') }) }]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormText
+            name="sn"
+            label={t('device.sn')}
+            disabled={editing !== null}
+            placeholder={t('device.snPlaceholder')}
+            rules={[required(t('device.sn')), { pattern: SN_PATTERN, message: t('device.snRule') }]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormText
+            name="name"
+            label={t('device.name')}
+            rules={[required(t('device.name')), maxLength(t('device.name'), 64)]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormSelect
+            name="series"
+            label={t('device.series')}
+            options={(series.data ?? []).map((item) => ({ value: item.value, label: item.text }))}
+            fieldProps={{ loading: series.isPending }}
+            rules={[{ required: true, message: t('form.required', { field: t('device.series') }) }]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormText
+            name="model"
+            label={t('device.model')}
+            rules={[maxLength(t('device.model'), 64)]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormText
+            name="version"
+            label={t('device.version')}
+            rules={[maxLength(t('device.version'), 64)]}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormSelect
+            name="groupId"
+            label={t('device.group')}
+            placeholder={t('device.noGroup')}
+            options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+            fieldProps={{
+              loading: groups.isPending,
+              allowClear: true,
+              showSearch: true,
+              optionFilterProp: 'label',
+            }}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormText
+            name="location"
+            label={t('device.location')}
+            rules={[maxLength(t('device.location'), 128)]}
+          />
+        </Col>
+        {editing && (
+          <Col xs={24}>
+            <ProFormSwitch
+              name="enabled"
+              label={t('device.enabled')}
+              extra={t('device.enabledHint')}
+            />
+          </Col>
+        )}
+        <Col xs={24}>
+          <ProFormTextArea
+            name="remark"
+            label={t('common.remark')}
+            fieldProps={{ maxLength: 255, showCount: true, rows: 2 }}
+            rules={[maxLength(t('common.remark'), 255)]}
+          />
+        </Col>
+      </Row>
+    </ModalForm>
+  );
+}

@@ -1,0 +1,298 @@
+import { DownloadOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import type { ProFormInstance } from '@ant-design/pro-components';
+import { ProTable } from '@ant-design/pro-components';
+import type { TDevice } from '@blrms/contracts';
+import { DEVICE_SORT_COLUMNS, EXPORT_FORMATS } from '@blrms/contracts';
+import { App, Button, Dropdown, Popconfirm, Space } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { formatPageRange } from '../../shared/format';
+import { Authorized } from '../../shared/permission/Authorized';
+import { useHasAction } from '../../shared/permission/use-has-action';
+import { sortOf } from '../../shared/table-sort';
+import { useDictItems } from '../../shared/use-dict-items';
+import { deviceColumns } from './columns';
+import type { DeviceSearch } from './device-filters';
+import { filterOf, searchFromUrl } from './device-filters';
+import { DeviceFormModal } from './DeviceFormModal';
+import { ImportModal } from './ImportModal';
+import { MoveToGroupModal } from './MoveToGroupModal';
+import type { DeviceParams } from './use-devices';
+import {
+  exportDevices,
+  useDeleteDevices,
+  useDevices,
+  useGroupOptions,
+  useTokenOptions,
+} from './use-devices';
+
+const PAGE: Pick<DeviceParams, 'pageNo' | 'pageSize' | 'column' | 'order'> = {
+  pageNo: 1,
+  pageSize: 10,
+  column: 'createTime',
+  order: 'desc',
+};
+
+const BLANK_SEARCH: Record<keyof DeviceSearch, undefined> = {
+  sn: undefined,
+  name: undefined,
+  series: undefined,
+  version: undefined,
+  groupId: undefined,
+  status: undefined,
+  ownerId: undefined,
+  tokenId: undefined,
+  createTime: undefined,
+};
+
+type Form = { open: false } | { open: true; editing: TDevice | null };
+
+/**
+ * Devices (spec section 2): the list with filters, server-side sort, column settings, batch
+ * delete and move to group, export and import, and the add/edit form.
+ */
+export default function DeviceListPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [urlQuery] = useSearchParams();
+  const urlSearch = urlQuery.toString();
+  const [appliedUrl, setAppliedUrl] = useState(urlSearch);
+  const [params, setParams] = useState<DeviceParams>(() => ({
+    ...PAGE,
+    ...filterOf(searchFromUrl(urlQuery)),
+  }));
+  // A link into the open list (from the group page) replaces the filter with the link's.
+  if (appliedUrl !== urlSearch) {
+    setAppliedUrl(urlSearch);
+    setParams((p) => ({ ...PAGE, pageSize: p.pageSize, ...filterOf(searchFromUrl(urlQuery)) }));
+  }
+  const formRef = useRef<ProFormInstance<DeviceSearch>>(undefined);
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    form.setFieldsValue({ ...BLANK_SEARCH, ...searchFromUrl(new URLSearchParams(urlSearch)) });
+  }, [urlSearch]);
+
+  const [selected, setSelected] = useState<string[]>([]);
+  const [form, setForm] = useState<Form>({ open: false });
+  const [moving, setMoving] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  const devices = useDevices(params);
+  const series = useDictItems('device_series');
+  const groups = useGroupOptions();
+  const tokens = useTokenOptions();
+  const remove = useDeleteDevices();
+  const canEdit = useHasAction('device:edit');
+  const canDelete = useHasAction('device:delete');
+
+  const options = useMemo(() => {
+    const owners = new Map<string, string>();
+    tokens.data?.forEach((token) => owners.set(token.ownerId, token.ownerName));
+    return {
+      series: (series.data ?? []).map((item) => ({ value: item.value, label: item.text })),
+      groups: (groups.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+      tokens: (tokens.data ?? []).map((token) => ({ value: token.id, label: token.name })),
+      owners: [...owners].map(([value, label]) => ({ value, label })),
+    };
+  }, [series.data, groups.data, tokens.data]);
+
+  const deleteDevices = async (ids: string[]) => {
+    try {
+      await remove.mutateAsync(ids);
+      setSelected((s) => s.filter((id) => !ids.includes(id)));
+      void message.success(t('common.deleted'));
+    } catch {
+      // Reported by the HTTP client.
+    }
+  };
+
+  const columns = deviceColumns(t, {
+    ...options,
+    actions: (row) => (
+      <Space size={0}>
+        <Link to={`/device/detail/${row.id}`} style={{ padding: '0 7px' }}>
+          {t('common.detail')}
+        </Link>
+        {canEdit && (
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setForm({ open: true, editing: row })}
+            data-testid={`device-edit-${row.sn}`}
+          >
+            {t('common.edit')}
+          </Button>
+        )}
+        {canDelete && (
+          <Popconfirm
+            title={t('device.deleteTitle', { name: row.name })}
+            description={t('device.deleteContent')}
+            okText={t('common.delete')}
+            okButtonProps={{ danger: true }}
+            cancelText={t('common.cancel')}
+            onConfirm={() => deleteDevices([row.id])}
+          >
+            <Button type="link" size="small" danger data-testid={`device-delete-${row.sn}`}>
+              {t('common.delete')}
+            </Button>
+          </Popconfirm>
+        )}
+      </Space>
+    ),
+  });
+
+  const runExport = async (format: (typeof EXPORT_FORMATS)[number]) => {
+    setExporting(true);
+    try {
+      const { pageNo: _pageNo, pageSize: _pageSize, ...filter } = params;
+      await exportDevices({ ...filter, format });
+    } catch {
+      // Reported by the HTTP client.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const search = (values: DeviceSearch) =>
+    setParams((p) => ({
+      ...PAGE,
+      pageSize: p.pageSize,
+      column: p.column,
+      order: p.order,
+      ...filterOf(values),
+    }));
+
+  return (
+    <>
+      <ProTable<TDevice, DeviceSearch>
+        rowKey="id"
+        headerTitle={t('device.title')}
+        columns={columns}
+        dataSource={devices.data?.records ?? []}
+        loading={devices.isFetching}
+        formRef={formRef}
+        form={{ initialValues: searchFromUrl(urlQuery) }}
+        search={{ labelWidth: 'auto', defaultCollapsed: true }}
+        dateFormatter={(value: Dayjs) => value.toISOString()}
+        onSubmit={search}
+        onReset={() => search({})}
+        options={{ reload: () => void devices.refetch(), density: true, setting: true }}
+        columnsState={{ persistenceKey: 'blrms.deviceColumns', persistenceType: 'localStorage' }}
+        rowSelection={
+          canEdit || canDelete
+            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }
+            : undefined
+        }
+        tableAlertRender={() => t('common.selected', { count: selected.length })}
+        tableAlertOptionRender={() => (
+          <Space wrap>
+            {canEdit && (
+              <Button size="small" onClick={() => setMoving(true)} data-testid="device-move">
+                {t('device.moveToGroup')}
+              </Button>
+            )}
+            {canDelete && (
+              <Button
+                size="small"
+                danger
+                onClick={() =>
+                  modal.confirm({
+                    title: t('device.deleteBatchTitle', { count: selected.length }),
+                    content: t('device.deleteContent'),
+                    okText: t('common.delete'),
+                    okButtonProps: { danger: true },
+                    cancelText: t('common.cancel'),
+                    onOk: () => deleteDevices(selected),
+                  })
+                }
+                data-testid="device-delete-batch"
+              >
+                {t('common.batchDelete')}
+              </Button>
+            )}
+            <Button size="small" type="link" onClick={() => setSelected([])}>
+              {t('common.clearSelection')}
+            </Button>
+          </Space>
+        )}
+        toolBarRender={() => [
+          <Authorized action="device:import" key="import">
+            <Button
+              icon={<ImportOutlined />}
+              onClick={() => setImporting(true)}
+              data-testid="device-import"
+            >
+              {t('device.import.button')}
+            </Button>
+          </Authorized>,
+          <Authorized action="device:export" key="export">
+            <Dropdown
+              menu={{
+                items: EXPORT_FORMATS.map((format) => ({
+                  key: format,
+                  label: (
+                    <span data-testid={`device-export-${format}`}>
+                      {t(`device.export.${format}`)}
+                    </span>
+                  ),
+                })),
+                onClick: ({ key }) => {
+                  const format = EXPORT_FORMATS.find((f) => f === key);
+                  if (format) void runExport(format);
+                },
+              }}
+            >
+              <Button icon={<DownloadOutlined />} loading={exporting} data-testid="device-export">
+                {t('device.export.button')}
+              </Button>
+            </Dropdown>
+          </Authorized>,
+          <Authorized action="device:add" key="add">
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setForm({ open: true, editing: null })}
+              data-testid="device-add"
+            >
+              {t('common.add')}
+            </Button>
+          </Authorized>,
+        ]}
+        scroll={{ x: 2400 }}
+        pagination={{
+          current: params.pageNo,
+          pageSize: params.pageSize,
+          total: devices.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: formatPageRange,
+          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
+        }}
+        onChange={(_, __, sorter) => {
+          const sort = sortOf(sorter, DEVICE_SORT_COLUMNS, 'createTime');
+          setParams((p) =>
+            p.column === sort.column && p.order === sort.order ? p : { ...p, ...sort, pageNo: 1 },
+          );
+        }}
+        data-testid="device-table"
+      />
+      <DeviceFormModal
+        open={form.open}
+        editing={form.open ? form.editing : null}
+        onClose={() => setForm({ open: false })}
+      />
+      <MoveToGroupModal
+        open={moving}
+        ids={selected}
+        onClose={(moved) => {
+          setMoving(false);
+          if (moved) setSelected([]);
+        }}
+      />
+      <ImportModal open={importing} onClose={() => setImporting(false)} />
+    </>
+  );
+}

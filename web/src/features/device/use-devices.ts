@@ -1,0 +1,132 @@
+import type {
+  TBatchResult,
+  TDevice,
+  TDeviceCreate,
+  TDeviceEdit,
+  TDeviceExportQuery,
+  TDeviceGroupOption,
+  TDeviceImportResult,
+  TDeviceMoveToGroup,
+  TDeviceQuery,
+  TDeviceToken,
+} from '@blrms/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { downloadFile, http, upload } from '../../api/client';
+
+const BASE = '/device/device';
+/** Device lists and single devices share this prefix, so one invalidation reloads them all. */
+const KEY = ['devices'] as const;
+
+export type DeviceParams = Omit<TDeviceQuery, '_t'>;
+export type DevicePage = { records: TDevice[]; total: number };
+
+export function useDevices(params: DeviceParams) {
+  return useQuery({
+    queryKey: [...KEY, 'list', params],
+    queryFn: () => http.get<DevicePage>(`${BASE}/list`, params),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDevice(id: string) {
+  return useQuery({
+    queryKey: [...KEY, 'one', id],
+    queryFn: () => http.get<TDevice>(`${BASE}/queryById`, { id }),
+  });
+}
+
+/** The company's groups, for selects and filters. */
+export function useGroupOptions() {
+  return useQuery({
+    queryKey: ['deviceGroups', 'options'],
+    queryFn: () => http.get<TDeviceGroupOption[]>('/device/group/queryall'),
+  });
+}
+
+/** The company's token keys (at most 1000, the page limit), for selects and filters. */
+export function useTokenOptions() {
+  return useQuery({
+    queryKey: ['deviceTokens', 'options'],
+    queryFn: () =>
+      http
+        .get<{ records: TDeviceToken[] }>('/device/token/list', {
+          pageNo: 1,
+          pageSize: 1000,
+          column: 'name',
+          order: 'asc',
+        })
+        .then((page) => page.records),
+  });
+}
+
+/**
+ * Device changes also change the counts on the group and token pages and the dashboard's
+ * figures, so those reload too.
+ */
+function useDeviceMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: async () => {
+      await Promise.all(
+        [KEY, ['deviceGroups'], ['deviceTokens'], ['deviceSummary']].map((queryKey) =>
+          client.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+}
+
+export function useCreateDevice() {
+  return useDeviceMutation((body: TDeviceCreate) => http.post<TDevice>(`${BASE}/add`, body));
+}
+
+export function useEditDevice() {
+  return useDeviceMutation((body: TDeviceEdit) => http.put<TDevice>(`${BASE}/edit`, body));
+}
+
+export function useDeleteDevices() {
+  return useDeviceMutation((ids: string[]) =>
+    ids.length === 1
+      ? http.delete<null>(`${BASE}/delete`, { id: ids[0] })
+      : http.delete<null>(`${BASE}/deleteBatch`, { ids: ids.join(',') }),
+  );
+}
+
+export function useMoveToGroup() {
+  return useDeviceMutation((body: TDeviceMoveToGroup) =>
+    http.put<TBatchResult>(`${BASE}/moveToGroup`, body),
+  );
+}
+
+/** After an import the lists reload; the import itself is `importDevices`. */
+export function useImportDevices() {
+  return useDeviceMutation(
+    ({
+      file,
+      tokenId,
+      dryRun,
+      onProgress,
+    }: {
+      file: File;
+      tokenId: string;
+      dryRun: boolean;
+      onProgress: (fraction: number) => void;
+    }) => {
+      const form = new FormData();
+      form.append('tokenId', tokenId);
+      form.append('dryRun', String(dryRun));
+      form.append('file', file, file.name);
+      return upload<TDeviceImportResult>(`${BASE}/importExcel`, form, onProgress);
+    },
+  );
+}
+
+export type ExportParams = Omit<TDeviceExportQuery, '_t'>;
+
+/** Downloads the devices matching the filter as CSV or XLSX. */
+export function exportDevices(params: ExportParams): Promise<void> {
+  const fallbackName = `devices-${dayjs().format('YYYYMMDD-HHmmss')}.${params.format}`;
+  return downloadFile(`${BASE}/exportXls`, params, fallbackName);
+}
