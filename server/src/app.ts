@@ -25,6 +25,18 @@ import { duplicateCheckRoutes } from './modules/duplicate-check/duplicate-check.
 import { DuplicateCheckService } from './modules/duplicate-check/duplicate-check.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { HealthService } from './modules/health/health.service.js';
+import { DeviceLogRepository } from './modules/device/device-log.repository.js';
+import { deviceLogRoutes } from './modules/device/device-log.routes.js';
+import { DeviceLogService } from './modules/device/device-log.service.js';
+import { DeviceRepository } from './modules/device/device.repository.js';
+import { deviceRoutes } from './modules/device/device.routes.js';
+import { DeviceService } from './modules/device/device.service.js';
+import { GroupRepository } from './modules/device/group.repository.js';
+import { groupRoutes } from './modules/device/group.routes.js';
+import { GroupService } from './modules/device/group.service.js';
+import { TokenRepository } from './modules/device/token.repository.js';
+import { tokenRoutes } from './modules/device/token.routes.js';
+import { TokenService } from './modules/device/token.service.js';
 import { LogRepository } from './modules/log/log.repository.js';
 import { logRoutes } from './modules/log/log.routes.js';
 import { LogService } from './modules/log/log.service.js';
@@ -34,6 +46,7 @@ import { UserPermissionService } from './modules/permission/permission.service.j
 import { UserRepository } from './modules/user/user.repository.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserService } from './modules/user/user.service.js';
+import { DataRuleService } from './platform/auth/data-rules.js';
 import { registerGuard, type Access } from './platform/auth/guard.js';
 import { PasswordHasher, type HashCost } from './platform/auth/passwords.js';
 import { PermissionService } from './platform/auth/permissions.js';
@@ -140,6 +153,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sessions = new SessionService(db, bus, clock);
   const permissions = new PermissionService(db, bus, clock);
   const logs = new LogService(new LogRepository(db), clock);
+  const dataRules = new DataRuleService(db, bus, clock);
+  const tokens = new TokenService(new TokenRepository(db), clock);
+  const groups = new GroupService(new GroupRepository(db), dataRules, permissions, clock);
+  const deviceLogs = new DeviceLogService(new DeviceLogRepository(db), clock);
+  const devices = new DeviceService(
+    new DeviceRepository(db),
+    tokens,
+    groups,
+    deviceLogs,
+    dataRules,
+    permissions,
+    clock,
+  );
   const users = new UserService(new UserRepository(db), sessions, hasher, bus, clock);
   const authRepository = new AuthRepository(db);
   const captcha = new CaptchaService(authRepository, clock, options.captchaText);
@@ -189,6 +215,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         duplicateCheckRoutes(new DuplicateCheckService(new DuplicateCheckRepository(db))),
       );
       await api.register(logRoutes(logs));
+      await api.register(tokenRoutes(tokens));
+      await api.register(groupRoutes(groups));
+      await api.register(deviceRoutes(devices));
+      await api.register(deviceLogRoutes(deviceLogs));
     },
     { prefix: API },
   );

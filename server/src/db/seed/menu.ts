@@ -7,6 +7,45 @@ export type SeedPermission = Pick<SysPermissionTable, 'name' | 'name_en' | 'menu
     parent?: string;
   };
 
+/** A page under 设备管理 and its buttons (menu_type 2 rows keyed by their permission code). */
+function devicePage(
+  key: string,
+  name: string,
+  nameEn: string,
+  url: string,
+  component: string,
+  perms: string,
+  sortNo: number,
+  icon: string,
+  buttons: [perms: string, name: string, nameEn: string][],
+): SeedPermission[] {
+  return [
+    {
+      key,
+      parent: 'device',
+      name,
+      name_en: nameEn,
+      menu_type: 1,
+      url,
+      component_name: key,
+      component,
+      icon,
+      perms,
+      sort_no: sortNo,
+      is_leaf: buttons.length === 0 ? 1 : 0,
+    },
+    ...buttons.map(([code, buttonName, buttonNameEn], index) => ({
+      key: code,
+      parent: key,
+      name: buttonName,
+      name_en: buttonNameEn,
+      menu_type: 2,
+      perms: code,
+      sort_no: index,
+    })),
+  ];
+}
+
 /**
  * The menu of the pages the console has. Component keys are the console's page registry keys;
  * `route: 0` rows make no route of their own.
@@ -23,6 +62,91 @@ export const MENU: SeedPermission[] = [
     icon: 'home',
     sort_no: 0,
   },
+  {
+    key: 'device',
+    name: '设备管理',
+    name_en: 'Device Management',
+    menu_type: 0,
+    url: '/device',
+    component_name: 'device',
+    component: 'layouts/RouteView',
+    redirect: '/device/list',
+    icon: 'cluster',
+    sort_no: 10,
+    is_leaf: 0,
+  },
+  ...devicePage(
+    'device-token',
+    'Token密钥',
+    'Token Key',
+    '/device/token',
+    'device/TokenList',
+    'token:list',
+    0,
+    'key',
+    [
+      ['token:add', '添加', 'Add'],
+      ['token:edit', '编辑', 'Edit'],
+      ['token:delete', '删除', 'Delete'],
+      ['token:reveal', '查看密钥', 'Reveal key'],
+    ],
+  ),
+  ...devicePage(
+    'device-group',
+    '设备分组',
+    'Groups',
+    '/device/group',
+    'device/GroupList',
+    'group:list',
+    1,
+    'apartment',
+    [
+      ['group:add', '添加', 'Add'],
+      ['group:edit', '编辑', 'Edit'],
+      ['group:delete', '删除', 'Delete'],
+    ],
+  ),
+  ...devicePage(
+    'device-list',
+    '设备列表',
+    'Devices',
+    '/device/list',
+    'device/DeviceList',
+    'device:list',
+    2,
+    'hdd',
+    [
+      ['device:add', '添加', 'Add'],
+      ['device:edit', '编辑', 'Edit'],
+      ['device:delete', '删除', 'Delete'],
+      ['device:import', '导入', 'Import'],
+      ['device:export', '导出', 'Export'],
+    ],
+  ),
+  {
+    key: 'device-detail',
+    parent: 'device',
+    name: '设备详情',
+    name_en: 'Device detail',
+    menu_type: 1,
+    url: '/device/detail/:id',
+    component_name: 'device-detail',
+    component: 'device/DeviceDetail',
+    perms: 'device:list',
+    hidden: 1,
+    sort_no: 3,
+  },
+  ...devicePage(
+    'device-log',
+    '设备日志',
+    'Logs',
+    '/device/log',
+    'device/DeviceLogList',
+    'devicelog:list',
+    4,
+    'profile',
+    [],
+  ),
   {
     key: 'system',
     name: '系统管理',

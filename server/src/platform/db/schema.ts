@@ -212,6 +212,84 @@ export interface SysLogTable {
   create_time: number;
 }
 
+export interface DeviceTokenTable {
+  id: string;
+  company_id: string;
+  owner_id: string;
+  code: string;
+  name: string;
+  remark: string | null;
+  token_key: string;
+  key_hash: string;
+  auto_register: number;
+  enabled: number;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface DeviceGroupTable {
+  id: string;
+  company_id: string;
+  name: string;
+  remark: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface DeviceTable {
+  id: string;
+  company_id: string;
+  token_id: string;
+  sn: string;
+  name: string;
+  series: string;
+  model: string | null;
+  version: string | null;
+  group_id: string | null;
+  owner_id: string;
+  sys_org_code: string | null;
+  enabled: number;
+  remark: string | null;
+  location: string | null;
+  status: string;
+  ip: string | null;
+  last_seen_at: number | null;
+  last_connect_at: number | null;
+  last_disconnect_at: number | null;
+  disconnect_reason: string | null;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+/** Device counts per combination of the filterable columns; '' stands for NULL. Trigger-kept. */
+export interface DeviceStatsTable {
+  company_id: string;
+  token_id: string;
+  owner_id: string;
+  sys_org_code: string;
+  group_id: string;
+  series: string;
+  status: string;
+  version: string;
+  n: number;
+}
+
+export interface DeviceLogTable {
+  id: string;
+  company_id: string;
+  device_id: string | null;
+  sn: string | null;
+  request_url: string;
+  source_user: string | null;
+  target_user: string | null;
+  subject: string;
+  content: string;
+  source_ip: string | null;
+  log_time: number;
+  state: string;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -235,6 +313,11 @@ export interface Database {
   sys_captcha: SysCaptchaTable;
   sys_login_failure: SysLoginFailureTable;
   sys_log: SysLogTable;
+  device_token: DeviceTokenTable;
+  device_group: DeviceGroupTable;
+  device: DeviceTable;
+  device_stats: DeviceStatsTable;
+  device_log: DeviceLogTable;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

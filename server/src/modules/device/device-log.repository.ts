@@ -1,0 +1,99 @@
+import type { TDeviceLogQuery } from '@blrms/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { DeviceLogTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { containing } from './like.js';
+
+const SORT_COLUMNS = { logTime: 'log_time', subject: 'subject', state: 'state' } as const;
+const INSERT_BATCH = 500;
+
+export interface DeviceLogFilter {
+  deviceId?: string | undefined;
+  sn?: string | undefined;
+  user?: string | undefined;
+  /** Matches the stored subject by substring, or any of these subject codes exactly. */
+  subject?: { text: string; codes: string[] } | undefined;
+  state?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+export class DeviceLogRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(rows: DeviceLogTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+      await this.db
+        .insertInto('device_log')
+        .values(rows.slice(i, i + INSERT_BATCH))
+        .execute();
+    }
+  }
+
+  private filtered(companyId: string, filter: DeviceLogFilter) {
+    let query = scoped(this.db, companyId).selectFrom('device_log');
+    if (filter.deviceId) query = query.where('device_id', '=', filter.deviceId);
+    if (filter.sn) query = query.where(sql<boolean>`sn like ${containing(filter.sn)} escape '\\'`);
+    if (filter.user) {
+      const pattern = containing(filter.user);
+      query = query.where((eb) =>
+        eb.or([
+          sql<boolean>`${eb.ref('source_user')} like ${pattern} escape '\\'`,
+          sql<boolean>`${eb.ref('target_user')} like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    const subject = filter.subject;
+    if (subject) {
+      query = query.where((eb) =>
+        eb.or([
+          sql<boolean>`${eb.ref('subject')} like ${containing(subject.text)} escape '\\'`,
+          ...(subject.codes.length > 0 ? [eb('subject', 'in', subject.codes)] : []),
+        ]),
+      );
+    }
+    if (filter.state) query = query.where('state', '=', filter.state);
+    if (filter.from !== undefined) query = query.where('log_time', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('log_time', '<=', filter.to);
+    return query;
+  }
+
+  async page(
+    companyId: string,
+    filter: DeviceLogFilter,
+    page: Pick<TDeviceLogQuery, 'pageNo' | 'pageSize' | 'column' | 'order'>,
+  ) {
+    const base = this.filtered(companyId, filter);
+    const [{ total } = { total: 0 }] = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .execute();
+    const records = await base
+      .selectAll()
+      .orderBy(SORT_COLUMNS[page.column], page.order)
+      .orderBy('id', page.order)
+      .limit(page.pageSize)
+      .offset((page.pageNo - 1) * page.pageSize)
+      .execute();
+    return { records, total: Number(total) };
+  }
+
+  findById(companyId: string, id: string) {
+    return scoped(this.db, companyId)
+      .selectFrom('device_log')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The latest logs of the company, optionally only of devices the caller may see. */
+  latest(companyId: string, limit: number) {
+    return scoped(this.db, companyId)
+      .selectFrom('device_log')
+      .selectAll()
+      .orderBy('log_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+}

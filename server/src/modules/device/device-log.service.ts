@@ -1,0 +1,155 @@
+import {
+  DEVICE_LOG_CONTENT_MAX_BYTES,
+  type TDeviceLog,
+  type TDeviceLogQuery,
+  type TDeviceLogState,
+} from '@blrms/contracts';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { DeviceLogTable } from '../../platform/db/schema.js';
+import { AppError, notFound } from '../../platform/http/app-error.js';
+import type { Lang } from '../../platform/http/i18n.js';
+import { message, type MessageKey } from '../../platform/http/messages.js';
+import type { DeviceLogRepository } from './device-log.repository.js';
+import { iso, pageResult, type Page } from './paging.js';
+
+/** Subjects the server writes, stored as codes and shown in the reader's language. */
+export const DEVICE_LOG_SUBJECTS = {
+  'device.add': 'deviceLogSubjectAdd',
+  'device.edit': 'deviceLogSubjectEdit',
+  'device.delete': 'deviceLogSubjectDelete',
+  'device.import': 'deviceLogSubjectImport',
+  'device.move': 'deviceLogSubjectMove',
+} as const satisfies Record<string, MessageKey>;
+
+export type DeviceLogSubject = keyof typeof DEVICE_LOG_SUBJECTS;
+
+/** One entry of the device log, as other modules (MQTT events, downlinks, OTA) write it. */
+export interface DeviceLogEntry {
+  companyId: string;
+  deviceId: string | null;
+  sn: string | null;
+  /** Topic or API path of the action. */
+  requestUrl: string;
+  /** Username who acted; null for the platform or the device itself. */
+  sourceUser: string | null;
+  /** Username of the device owner. */
+  targetUser: string | null;
+  /** A code of DEVICE_LOG_SUBJECTS or a free text of at most 128 characters. */
+  subject: string;
+  /** At most 64 KiB (UTF-8); a string or a value stored as JSON. */
+  content: unknown;
+  sourceIp: string | null;
+  state: TDeviceLogState;
+  /** Defaults to now. */
+  logTime?: number;
+}
+
+function subjectOf(stored: string, lang: Lang): string {
+  const key = (DEVICE_LOG_SUBJECTS as Record<string, MessageKey>)[stored];
+  return key ? message(lang, key) : stored;
+}
+
+function toDeviceLog(row: DeviceLogTable, lang: Lang): TDeviceLog {
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    sn: row.sn,
+    requestUrl: row.request_url,
+    sourceUser: row.source_user,
+    targetUser: row.target_user,
+    subject: subjectOf(row.subject, lang),
+    content: row.content,
+    sourceIp: row.source_ip,
+    logTime: iso(row.log_time),
+    state: row.state as TDeviceLogState,
+  };
+}
+
+const LANGS: Lang[] = ['zh-CN', 'en-US'];
+
+/**
+ * The device log: written by the server only (device actions now; MQTT events, configuration and
+ * OTA later), read by users with `devicelog:list`. Content over 64 KiB is refused, never cut.
+ */
+export class DeviceLogService {
+  constructor(
+    private readonly repository: DeviceLogRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async write(entry: DeviceLogEntry): Promise<void> {
+    await this.writeMany([entry]);
+  }
+
+  async writeMany(entries: DeviceLogEntry[]): Promise<void> {
+    const now = this.clock();
+    const rows = entries.map((e): DeviceLogTable => {
+      const content = typeof e.content === 'string' ? e.content : JSON.stringify(e.content);
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > DEVICE_LOG_CONTENT_MAX_BYTES) {
+        throw new AppError('deviceLogContentTooLarge', 413, { size });
+      }
+      return {
+        id: newId(),
+        company_id: e.companyId,
+        device_id: e.deviceId,
+        sn: e.sn,
+        request_url: e.requestUrl.slice(0, 1000),
+        source_user: e.sourceUser,
+        target_user: e.targetUser,
+        subject: e.subject.slice(0, 128),
+        content,
+        source_ip: e.sourceIp,
+        log_time: e.logTime ?? now,
+        state: e.state,
+      };
+    });
+    await this.repository.insert(rows);
+  }
+
+  async list(scope: Scope, query: TDeviceLogQuery, lang: Lang): Promise<Page<TDeviceLog>> {
+    const subject = query.subject?.toLowerCase();
+    const { records, total } = await this.repository.page(
+      scope.companyId,
+      {
+        deviceId: query.deviceId,
+        sn: query.sn,
+        user: query.user,
+        subject: subject
+          ? {
+              text: query.subject ?? '',
+              // The console shows subjects translated, so a search for the shown text must find
+              // the stored code.
+              codes: Object.entries(DEVICE_LOG_SUBJECTS)
+                .filter(([, key]) =>
+                  LANGS.some((l) => message(l, key).toLowerCase().includes(subject)),
+                )
+                .map(([code]) => code),
+            }
+          : undefined,
+        state: query.state,
+        from: query.logTime_begin ? Date.parse(query.logTime_begin) : undefined,
+        to: query.logTime_end ? Date.parse(query.logTime_end) : undefined,
+      },
+      query,
+    );
+    return pageResult(
+      records.map((r) => toDeviceLog(r, lang)),
+      total,
+      query,
+    );
+  }
+
+  async get(scope: Scope, id: string, lang: Lang): Promise<TDeviceLog> {
+    const row = await this.repository.findById(scope.companyId, id);
+    if (!row) throw notFound();
+    return toDeviceLog(row, lang);
+  }
+
+  async latest(scope: Scope, limit: number, lang: Lang): Promise<TDeviceLog[]> {
+    const rows = await this.repository.latest(scope.companyId, limit);
+    return rows.map((r) => toDeviceLog(r, lang));
+  }
+}

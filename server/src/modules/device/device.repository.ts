@@ -1,0 +1,238 @@
+import type { TDeviceFilter } from '@blrms/contracts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { DataRuleFilter } from '../../platform/auth/data-rules.js';
+import type { Db } from '../../platform/db/database.js';
+import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
+import type { Database, DeviceTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { containing } from './like.js';
+import { DEVICE_RULE_COLUMNS, STATS_RULE_COLUMNS } from './stats-columns.js';
+
+const SORT_COLUMNS = {
+  createTime: 'device.create_time',
+  sn: 'device.sn',
+  name: 'device.name',
+  series: 'device.series',
+  version: 'device.version',
+  status: 'device.status',
+  lastSeenAt: 'device.last_seen_at',
+} as const;
+export type DeviceSortColumn = keyof typeof SORT_COLUMNS;
+
+export interface DeviceSort {
+  column: DeviceSortColumn;
+  order: 'asc' | 'desc';
+}
+
+/** Below SQLite's bound-parameter limit with every column of a device row. */
+const INSERT_BATCH = 500;
+const LOOKUP_BATCH = 500;
+
+export type DeviceFilter = Omit<TDeviceFilter, 'createTime_begin' | 'createTime_end'> & {
+  from?: number | undefined;
+  to?: number | undefined;
+};
+
+/** Filters `device_stats` can answer: equality on its dimensions only. */
+function countableFromStats(filter: DeviceFilter): boolean {
+  return (
+    !filter.sn &&
+    !filter.name &&
+    !filter.version &&
+    filter.from === undefined &&
+    filter.to === undefined
+  );
+}
+
+type DeviceQuery = SelectQueryBuilder<Database, 'device', object>;
+
+export class DeviceRepository {
+  constructor(private readonly db: Db) {}
+
+  private filtered(companyId: string, filter: DeviceFilter, rules: DataRuleFilter): DeviceQuery {
+    let query = scoped(this.db, companyId).selectFrom('device');
+    const like = (column: string, text: string) =>
+      sql<boolean>`${sql.ref(column)} like ${containing(text)} escape '\\'`;
+    if (filter.sn) query = query.where(like('device.sn', filter.sn));
+    if (filter.name) query = query.where(like('device.name', filter.name));
+    if (filter.version) query = query.where(like('device.version', filter.version));
+    if (filter.series) query = query.where('device.series', '=', filter.series);
+    if (filter.status) query = query.where('device.status', '=', filter.status);
+    if (filter.ownerId) query = query.where('device.owner_id', '=', filter.ownerId);
+    if (filter.tokenId) query = query.where('device.token_id', '=', filter.tokenId);
+    if (filter.groupId === 'none') query = query.where('device.group_id', 'is', null);
+    else if (filter.groupId) query = query.where('device.group_id', '=', filter.groupId);
+    if (filter.from !== undefined) query = query.where('device.create_time', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('device.create_time', '<=', filter.to);
+    const where = dataRuleWhere(rules, DEVICE_RULE_COLUMNS);
+    return where ? query.where(where) : query;
+  }
+
+  /** Device rows with the names the API shows. */
+  private detailed(query: DeviceQuery) {
+    return query
+      .innerJoin('device_token', 'device_token.id', 'device.token_id')
+      .innerJoin('sys_user', 'sys_user.id', 'device.owner_id')
+      .leftJoin('device_group', 'device_group.id', 'device.group_id')
+      .selectAll('device')
+      .select([
+        'device_token.code as token_code',
+        'device_token.name as token_name',
+        'sys_user.username as owner_name',
+        'device_group.name as group_name',
+      ]);
+  }
+
+  /**
+   * The count of a list: from `device_stats` when the filters are equalities on its dimensions
+   * (a few hundred rows to add up, however many devices there are), else by counting devices.
+   */
+  async count(companyId: string, filter: DeviceFilter, rules: DataRuleFilter): Promise<number> {
+    if (!countableFromStats(filter)) {
+      const row = await this.filtered(companyId, filter, rules)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    let query = scoped(this.db, companyId).selectFrom('device_stats');
+    if (filter.series) query = query.where('series', '=', filter.series);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.ownerId) query = query.where('owner_id', '=', filter.ownerId);
+    if (filter.tokenId) query = query.where('token_id', '=', filter.tokenId);
+    if (filter.groupId) {
+      query = query.where('group_id', '=', filter.groupId === 'none' ? '' : filter.groupId);
+    }
+    const where = dataRuleWhere(rules, STATS_RULE_COLUMNS);
+    if (where) query = query.where(where);
+    const row = await query.select((eb) => eb.fn.sum<number>('n').as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  page(
+    companyId: string,
+    filter: DeviceFilter,
+    rules: DataRuleFilter,
+    sort: DeviceSort,
+    limit: number,
+    offset: number,
+  ) {
+    return this.detailed(this.filtered(companyId, filter, rules))
+      .orderBy(SORT_COLUMNS[sort.column], sort.order)
+      .orderBy('device.id', sort.order)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  findById(companyId: string, id: string, rules: DataRuleFilter) {
+    return this.detailed(this.filtered(companyId, {}, rules))
+      .where('device.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Of `ids`, the devices the caller may see, with what their log entries need. */
+  visible(companyId: string, ids: string[], rules: DataRuleFilter) {
+    return this.filtered(companyId, {}, rules)
+      .innerJoin('sys_user', 'sys_user.id', 'device.owner_id')
+      .select(['device.id', 'device.sn', 'device.group_id', 'sys_user.username as owner_name'])
+      .where('device.id', 'in', ids)
+      .execute();
+  }
+
+  /** Of `sns`, those already registered under the token. */
+  async existingSns(tokenId: string, sns: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < sns.length; i += LOOKUP_BATCH) {
+      const rows = await this.db
+        .selectFrom('device')
+        .select('sn')
+        .where('token_id', '=', tokenId)
+        .where('sn', 'in', sns.slice(i, i + LOOKUP_BATCH))
+        .execute();
+      for (const r of rows) found.add(r.sn);
+    }
+    return found;
+  }
+
+  /** In one transaction: all rows or none. */
+  async insert(rows: DeviceTable[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+        await trx
+          .insertInto('device')
+          .values(rows.slice(i, i + INSERT_BATCH))
+          .execute();
+      }
+    });
+  }
+
+  async update(
+    companyId: string,
+    id: string,
+    values: Partial<
+      Pick<
+        DeviceTable,
+        'name' | 'series' | 'model' | 'version' | 'group_id' | 'remark' | 'location' | 'enabled'
+      >
+    > &
+      Pick<DeviceTable, 'update_time'>,
+  ): Promise<void> {
+    await scoped(this.db, companyId)
+      .updateTable('device')
+      .set(values)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async moveToGroup(companyId: string, ids: string[], groupId: string | null, now: number) {
+    const result = await scoped(this.db, companyId)
+      .updateTable('device')
+      .set({ group_id: groupId, update_time: now })
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async delete(companyId: string, ids: string[]): Promise<number> {
+    const result = await scoped(this.db, companyId)
+      .deleteFrom('device')
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Devices by series, status and firmware version, from `device_stats`. */
+  async breakdown(companyId: string, rules: DataRuleFilter) {
+    let query = scoped(this.db, companyId)
+      .selectFrom('device_stats')
+      .select(['series', 'status', 'version', (eb) => eb.fn.sum<number>('n').as('n')])
+      .groupBy(['series', 'status', 'version']);
+    const where = dataRuleWhere(rules, STATS_RULE_COLUMNS);
+    if (where) query = query.where(where);
+    const rows = await query.execute();
+    return rows
+      .map((r) => ({
+        series: r.series,
+        status: r.status,
+        version: r.version === '' ? null : r.version,
+        count: Number(r.n),
+      }))
+      .filter((r) => r.count > 0);
+  }
+
+  async seenSince(companyId: string, since: number, rules: DataRuleFilter): Promise<number> {
+    const row = await this.filtered(companyId, {}, rules)
+      .where('device.last_seen_at', '>=', since)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}
+
+export type DeviceRow = NonNullable<Awaited<ReturnType<DeviceRepository['findById']>>>;
+
+/** A unique index refused the row (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

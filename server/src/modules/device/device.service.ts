@@ -1,0 +1,521 @@
+import type { Readable } from 'node:stream';
+import {
+  DEVICE_SERIES,
+  IMPORT_COLUMNS,
+  IMPORT_ROWS_MAX,
+  SN_PATTERN,
+  type TDevice,
+  type TDeviceCreate,
+  type TDeviceEdit,
+  type TDeviceExportQuery,
+  type TDeviceFilter,
+  type TDeviceImportResult,
+  type TDeviceMoveToGroup,
+  type TDeviceQuery,
+  type TDeviceSeries,
+  type TDeviceStatus,
+  type TDeviceSummary,
+  type TImportRowError,
+} from '@blrms/contracts';
+import type { DataRuleService } from '../../platform/auth/data-rules.js';
+import type { PermissionService } from '../../platform/auth/permissions.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { DeviceTable } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { Lang } from '../../platform/http/i18n.js';
+import { message, type MessageKey } from '../../platform/http/messages.js';
+import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
+import {
+  isUniqueViolation,
+  type DeviceFilter,
+  type DeviceRepository,
+  type DeviceRow,
+  type DeviceSort,
+} from './device.repository.js';
+import {
+  csvStream,
+  mapHeader,
+  parseCsv,
+  parseXlsx,
+  sheetKind,
+  xlsxStream,
+  type ImportColumn,
+} from './device-sheet.js';
+import type { GroupService } from './group.service.js';
+import { iso, isoOrNull, pageResult, type Page } from './paging.js';
+import { DEVICE_RULES } from './stats-columns.js';
+import type { TokenForDevices, TokenService } from './token.service.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const EXPORT_BATCH = 2000;
+const PREVIEW_ROWS = 100;
+const ERRORS_MAX = 1000;
+const TOP_VERSIONS = 10;
+const RECENT_LOGS = 10;
+
+/** Maximum lengths of the import columns, as the add form's schema has them. */
+const MAX_LENGTH: Record<ImportColumn, number> = {
+  sn: 64,
+  name: 64,
+  series: 16,
+  model: 64,
+  version: 64,
+  group: 64,
+  remark: 255,
+  location: 128,
+};
+
+function toDevice(row: DeviceRow): TDevice {
+  return {
+    id: row.id,
+    tagCode: `${row.token_code}:${row.sn}`,
+    sn: row.sn,
+    name: row.name,
+    series: row.series as TDeviceSeries,
+    model: row.model,
+    version: row.version,
+    groupId: row.group_id,
+    groupName: row.group_name,
+    status: row.status as TDeviceStatus,
+    enabled: row.enabled === 1,
+    tokenId: row.token_id,
+    tokenName: row.token_name,
+    ownerId: row.owner_id,
+    ownerName: row.owner_name,
+    remark: row.remark,
+    ip: row.ip,
+    location: row.location,
+    lastSeenAt: isoOrNull(row.last_seen_at),
+    createTime: iso(row.create_time),
+    updateTime: isoOrNull(row.update_time),
+  };
+}
+
+function toFilter(query: TDeviceFilter): DeviceFilter {
+  const { createTime_begin, createTime_end, ...rest } = query;
+  return {
+    ...rest,
+    from: createTime_begin ? Date.parse(createTime_begin) : undefined,
+    to: createTime_end ? Date.parse(createTime_end) : undefined,
+  };
+}
+
+/** Where a device action came from, for its log entry. */
+export interface ActionOrigin {
+  requestUrl: string;
+  ip: string;
+}
+
+export interface ImportFile {
+  filename: string;
+  content: Buffer;
+}
+
+const EXPORT_COLUMNS: { label: MessageKey; value: (d: TDevice, lang: Lang) => string }[] = [
+  { label: 'deviceColumnTagCode', value: (d) => d.tagCode },
+  { label: 'deviceColumnSn', value: (d) => d.sn },
+  { label: 'deviceColumnName', value: (d) => d.name },
+  { label: 'deviceColumnSeries', value: (d) => d.series },
+  { label: 'deviceColumnModel', value: (d) => d.model ?? '' },
+  { label: 'deviceColumnVersion', value: (d) => d.version ?? '' },
+  { label: 'deviceColumnGroup', value: (d) => d.groupName ?? '' },
+  {
+    label: 'deviceColumnStatus',
+    value: (d, lang) =>
+      message(lang, d.status === 'online' ? 'deviceStatusOnline' : 'deviceStatusOffline'),
+  },
+  { label: 'deviceColumnToken', value: (d) => d.tokenName },
+  { label: 'deviceColumnOwner', value: (d) => d.ownerName },
+  { label: 'deviceColumnIp', value: (d) => d.ip ?? '' },
+  { label: 'deviceColumnLocation', value: (d) => d.location ?? '' },
+  { label: 'deviceColumnLastSeen', value: (d) => d.lastSeenAt ?? '' },
+  { label: 'deviceColumnCreateTime', value: (d) => d.createTime },
+  { label: 'deviceColumnRemark', value: (d) => d.remark ?? '' },
+];
+
+export class DeviceService {
+  constructor(
+    private readonly repository: DeviceRepository,
+    private readonly tokens: TokenService,
+    private readonly groups: GroupService,
+    private readonly logs: DeviceLogService,
+    private readonly dataRules: DataRuleService,
+    private readonly permissions: PermissionService,
+    private readonly clock: Clock,
+  ) {}
+
+  private rules(scope: Scope) {
+    return this.dataRules.filterFor(scope, DEVICE_RULES);
+  }
+
+  async list(scope: Scope, query: TDeviceQuery): Promise<Page<TDevice>> {
+    const rules = await this.rules(scope);
+    const filter = toFilter(query);
+    const [rows, total] = await Promise.all([
+      this.repository.page(
+        scope.companyId,
+        filter,
+        rules,
+        query,
+        query.pageSize,
+        (query.pageNo - 1) * query.pageSize,
+      ),
+      this.repository.count(scope.companyId, filter, rules),
+    ]);
+    return pageResult(rows.map(toDevice), total, query);
+  }
+
+  async get(scope: Scope, id: string): Promise<TDevice> {
+    const row = await this.repository.findById(scope.companyId, id, await this.rules(scope));
+    if (!row) throw new AppError('deviceNotFound', 404);
+    return toDevice(row);
+  }
+
+  async add(scope: Scope, input: TDeviceCreate, origin: ActionOrigin): Promise<TDevice> {
+    const token = await this.tokens.forDevices(scope, input.tokenId);
+    if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
+    if ((await this.repository.existingSns(token.id, [input.sn])).size > 0) {
+      throw new AppError('deviceSnExists', 409);
+    }
+    const row = this.newRow(scope, token, {
+      sn: input.sn,
+      name: input.name,
+      series: input.series,
+      model: input.model || null,
+      version: input.version || null,
+      group_id: input.groupId ?? null,
+      remark: input.remark || null,
+      location: input.location || null,
+    });
+    try {
+      await this.repository.insert([row]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('deviceSnExists', 409);
+      throw error;
+    }
+    await this.log(scope, origin, 'device.add', [
+      { id: row.id, sn: row.sn, ownerName: token.ownerName, content: { ...input } },
+    ]);
+    return this.get(scope, row.id);
+  }
+
+  async edit(scope: Scope, input: TDeviceEdit, origin: ActionOrigin): Promise<TDevice> {
+    const before = await this.get(scope, input.id);
+    if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
+    await this.repository.update(scope.companyId, input.id, {
+      name: input.name,
+      series: input.series,
+      enabled: input.enabled ? 1 : 0,
+      ...(input.model !== undefined ? { model: input.model || null } : {}),
+      ...(input.version !== undefined ? { version: input.version || null } : {}),
+      ...(input.groupId !== undefined ? { group_id: input.groupId } : {}),
+      ...(input.remark !== undefined ? { remark: input.remark || null } : {}),
+      ...(input.location !== undefined ? { location: input.location || null } : {}),
+      update_time: this.clock(),
+    });
+    const after = await this.get(scope, input.id);
+    const changes = Object.fromEntries(
+      (Object.keys(input) as (keyof TDeviceEdit & keyof TDevice)[])
+        .filter((k) => k !== 'id' && before[k] !== after[k])
+        .map((k) => [k, { from: before[k], to: after[k] }]),
+    );
+    await this.log(scope, origin, 'device.edit', [
+      { id: after.id, sn: after.sn, ownerName: after.ownerName, content: changes },
+    ]);
+    return after;
+  }
+
+  /** All or nothing: an id the caller cannot see fails the whole batch with 404. */
+  private async requireVisible(scope: Scope, ids: string[]) {
+    const unique = [...new Set(ids)];
+    const visible = await this.repository.visible(scope.companyId, unique, await this.rules(scope));
+    if (visible.length < unique.length) throw new AppError('deviceNotFound', 404);
+    return visible;
+  }
+
+  async delete(scope: Scope, ids: string[], origin: ActionOrigin): Promise<number> {
+    const devices = await this.requireVisible(scope, ids);
+    const count = await this.repository.delete(
+      scope.companyId,
+      devices.map((d) => d.id),
+    );
+    await this.log(
+      scope,
+      origin,
+      'device.delete',
+      devices.map((d) => ({ id: d.id, sn: d.sn, ownerName: d.owner_name, content: {} })),
+    );
+    return count;
+  }
+
+  async moveToGroup(scope: Scope, input: TDeviceMoveToGroup, origin: ActionOrigin) {
+    if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
+    const devices = await this.requireVisible(scope, input.ids);
+    const count = await this.repository.moveToGroup(
+      scope.companyId,
+      devices.map((d) => d.id),
+      input.groupId,
+      this.clock(),
+    );
+    await this.log(
+      scope,
+      origin,
+      'device.move',
+      devices.map((d) => ({
+        id: d.id,
+        sn: d.sn,
+        ownerName: d.owner_name,
+        content: { groupId: { from: d.group_id, to: input.groupId } },
+      })),
+    );
+    return count;
+  }
+
+  /** The devices of the current filter and sort, streamed in batches. */
+  exportFile(scope: Scope, query: TDeviceExportQuery, lang: Lang) {
+    const { format, column, order, _t, ...filterQuery } = query;
+    const filter = toFilter(filterQuery);
+    const sort: DeviceSort = { column, order };
+    const repository = this.repository;
+    const rulesOf = this.rules(scope);
+    const batches = (async function* () {
+      const rules = await rulesOf;
+      for (let offset = 0; ; offset += EXPORT_BATCH) {
+        const rows = await repository.page(
+          scope.companyId,
+          filter,
+          rules,
+          sort,
+          EXPORT_BATCH,
+          offset,
+        );
+        if (rows.length > 0) {
+          yield rows.map((r) => {
+            const device = toDevice(r);
+            return EXPORT_COLUMNS.map((c) => c.value(device, lang));
+          });
+        }
+        if (rows.length < EXPORT_BATCH) return;
+      }
+    })();
+    const header = EXPORT_COLUMNS.map((c) => message(lang, c.label));
+    const stamp = new Date(this.clock()).toISOString().slice(0, 10).replaceAll('-', '');
+    const body: Readable =
+      format === 'csv'
+        ? csvStream(header, batches)
+        : xlsxStream(message(lang, 'deviceExportSheet'), header, batches);
+    return {
+      filename: `devices-${stamp}.${format}`,
+      contentType:
+        format === 'csv'
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      body,
+    };
+  }
+
+  /**
+   * Reads a sheet, checks every row, and (unless a dry run) imports the good rows in one
+   * transaction; bad rows are reported by row number and column, never half-imported.
+   */
+  async import(
+    scope: Scope,
+    file: ImportFile,
+    options: { tokenId: string; dryRun: boolean },
+    origin: ActionOrigin,
+    lang: Lang,
+  ): Promise<TDeviceImportResult> {
+    const token = await this.tokens.forDevices(scope, options.tokenId);
+    const kind = sheetKind(file.filename, file.content);
+    if (!kind) throw new AppError('importFileType', 400);
+    let table: string[][];
+    try {
+      table =
+        kind === 'xlsx' ? await parseXlsx(file.content) : parseCsv(file.content.toString('utf8'));
+    } catch {
+      throw new AppError('importFileUnreadable', 400);
+    }
+    const columns = mapHeader(table[0] ?? []);
+    const required: ImportColumn[] = ['sn', 'name', 'series'];
+    if (!required.every((c) => columns.has(c))) {
+      throw new AppError('importNoHeader', 400, { columns: required.join(', ') });
+    }
+    // Row numbers are the sheet's: the header is row 1.
+    const rows = table
+      .slice(1)
+      .map((cells, index) => ({
+        row: index + 2,
+        values: Object.fromEntries(
+          IMPORT_COLUMNS.map((c) => {
+            const at = columns.get(c);
+            return [c, at === undefined ? '' : (cells[at] ?? '').trim()];
+          }),
+        ) as Record<ImportColumn, string>,
+      }))
+      .filter((r) => IMPORT_COLUMNS.some((c) => r.values[c] !== ''));
+    if (rows.length > IMPORT_ROWS_MAX) {
+      throw new AppError('importTooManyRows', 400, { max: IMPORT_ROWS_MAX });
+    }
+
+    const groupIds = await this.groups.idsByName(scope);
+    const existing = await this.repository.existingSns(
+      token.id,
+      rows.map((r) => r.values.sn).filter((sn) => SN_PATTERN.test(sn)),
+    );
+    const errors: TImportRowError[] = [];
+    const firstRowOfSn = new Map<string, number>();
+    const valid: DeviceTable[] = [];
+    const error = (row: number, field: string, key: MessageKey, params = {}) =>
+      errors.push({ row, field, message: message(lang, key, params) });
+
+    for (const { row, values } of rows) {
+      const before = errors.length;
+      for (const c of IMPORT_COLUMNS) {
+        if (values[c].length > MAX_LENGTH[c]) {
+          error(row, c, 'importRowTooLong', { max: MAX_LENGTH[c] });
+        }
+      }
+      for (const c of required) if (values[c] === '') error(row, c, 'importRowRequired');
+      const { sn } = values;
+      if (sn !== '' && !SN_PATTERN.test(sn)) error(row, 'sn', 'importRowSnInvalid');
+      else if (firstRowOfSn.has(sn)) {
+        error(row, 'sn', 'importRowSnDuplicate', { row: firstRowOfSn.get(sn) ?? row });
+      } else if (existing.has(sn)) error(row, 'sn', 'importRowSnExists');
+      if (sn !== '' && !firstRowOfSn.has(sn)) firstRowOfSn.set(sn, row);
+      const series = DEVICE_SERIES.find((s) => s.toLowerCase() === values.series.toLowerCase());
+      if (values.series !== '' && !series) {
+        error(row, 'series', 'importRowSeriesInvalid', { values: DEVICE_SERIES.join(', ') });
+      }
+      const groupId = values.group === '' ? null : groupIds.get(values.group);
+      if (groupId === undefined)
+        error(row, 'group', 'importRowGroupUnknown', { name: values.group });
+      if (errors.length > before || !series || groupId === undefined) continue;
+      valid.push(
+        this.newRow(scope, token, {
+          sn,
+          name: values.name,
+          series,
+          model: values.model || null,
+          version: values.version || null,
+          group_id: groupId,
+          remark: values.remark || null,
+          location: values.location || null,
+        }),
+      );
+    }
+
+    const invalidRows = new Set(errors.map((e) => e.row)).size;
+    const result: TDeviceImportResult = {
+      dryRun: options.dryRun,
+      total: rows.length,
+      valid: valid.length,
+      invalid: invalidRows,
+      imported: 0,
+      preview: rows.slice(0, PREVIEW_ROWS).map(({ row, values }) => ({ row, ...values })),
+      errors: errors.slice(0, ERRORS_MAX),
+    };
+    if (options.dryRun || valid.length === 0) return result;
+
+    try {
+      await this.repository.insert(valid);
+    } catch (e) {
+      // Another request registered one of the SNs since the check: nothing was written.
+      if (isUniqueViolation(e)) throw new AppError('deviceSnExists', 409);
+      throw e;
+    }
+    await this.log(
+      scope,
+      origin,
+      'device.import',
+      valid.map((d) => ({
+        id: d.id,
+        sn: d.sn,
+        ownerName: token.ownerName,
+        content: { file: file.filename, name: d.name, series: d.series, groupId: d.group_id },
+      })),
+    );
+    return { ...result, imported: valid.length };
+  }
+
+  async summary(scope: Scope, lang: Lang): Promise<TDeviceSummary> {
+    const rules = await this.rules(scope);
+    const [breakdown, seen24h, canReadLogs] = await Promise.all([
+      this.repository.breakdown(scope.companyId, rules),
+      this.repository.seenSince(scope.companyId, this.clock() - DAY_MS, rules),
+      this.permissions.has(scope.userId, scope.companyId, 'devicelog:list'),
+    ]);
+    const sum = (match: (r: (typeof breakdown)[number]) => boolean) =>
+      breakdown.filter(match).reduce((n, r) => n + r.count, 0);
+    const versions = new Map<string | null, number>();
+    for (const r of breakdown) versions.set(r.version, (versions.get(r.version) ?? 0) + r.count);
+    return {
+      total: sum(() => true),
+      online: sum((r) => r.status === 'online'),
+      offline: sum((r) => r.status !== 'online'),
+      seen24h,
+      bySeries: DEVICE_SERIES.map((series) => ({
+        series,
+        total: sum((r) => r.series === series),
+        online: sum((r) => r.series === series && r.status === 'online'),
+      })),
+      byVersion: [...versions]
+        .map(([version, total]) => ({ version, total }))
+        .sort((a, b) => b.total - a.total || String(a.version).localeCompare(String(b.version)))
+        .slice(0, TOP_VERSIONS),
+      // The log is only shown to those who may read it.
+      recentLogs: canReadLogs ? await this.logs.latest(scope, RECENT_LOGS, lang) : [],
+    };
+  }
+
+  /** A new device of the token: owned by the token's owner, in the owner's current department. */
+  private newRow(
+    scope: Scope,
+    token: TokenForDevices,
+    values: Pick<
+      DeviceTable,
+      'sn' | 'name' | 'series' | 'model' | 'version' | 'group_id' | 'remark' | 'location'
+    >,
+  ): DeviceTable {
+    return {
+      id: newId(),
+      company_id: scope.companyId,
+      token_id: token.id,
+      owner_id: token.ownerId,
+      sys_org_code: token.ownerOrgCode,
+      enabled: 1,
+      status: 'offline',
+      ip: null,
+      last_seen_at: null,
+      last_connect_at: null,
+      last_disconnect_at: null,
+      disconnect_reason: null,
+      create_by: scope.username,
+      create_time: this.clock(),
+      update_time: null,
+      ...values,
+    };
+  }
+
+  private async log(
+    scope: Scope,
+    origin: ActionOrigin,
+    subject: DeviceLogSubject,
+    devices: { id: string; sn: string; ownerName: string; content: unknown }[],
+  ): Promise<void> {
+    const entries: DeviceLogEntry[] = devices.map((d) => ({
+      companyId: scope.companyId,
+      deviceId: d.id,
+      sn: d.sn,
+      requestUrl: origin.requestUrl,
+      sourceUser: scope.username,
+      targetUser: d.ownerName,
+      subject,
+      content: d.content,
+      sourceIp: origin.ip,
+      state: 'succeeded',
+    }));
+    await this.logs.writeMany(entries);
+  }
+}

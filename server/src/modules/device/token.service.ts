@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  TDeviceToken,
+  TDeviceTokenCreate,
+  TDeviceTokenEdit,
+  TDeviceTokenQuery,
+  TDeviceTokenWithKey,
+} from '@blrms/contracts';
+import type { Scope } from '../../platform/auth/scope.js';
+import { sha256 } from '../../platform/auth/tokens.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import { AppError, notFound } from '../../platform/http/app-error.js';
+import type { TokenRepository } from './token.repository.js';
+import { iso, pageResult, type Page } from './paging.js';
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const CODE_LENGTH = 8;
+
+/** The secret devices log in with: 256 random bits. */
+function newTokenKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** 40 random bits in base32: short enough for a tag code, never the secret. */
+function newTokenCode(): string {
+  const bytes = randomBytes(CODE_LENGTH);
+  return Array.from(bytes, (b) => BASE32[b % 32]).join('');
+}
+
+export function maskKey(key: string): string {
+  return `${key.slice(0, 4)}${'*'.repeat(8)}${key.slice(-4)}`;
+}
+
+type TokenRow = NonNullable<Awaited<ReturnType<TokenRepository['findById']>>>;
+
+function toToken(row: TokenRow): TDeviceToken {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    remark: row.remark,
+    tokenKeyMasked: maskKey(row.token_key),
+    autoRegister: row.auto_register === 1,
+    enabled: row.enabled === 1,
+    ownerId: row.owner_id,
+    ownerName: row.owner_name,
+    deviceCount: Number(row.device_count),
+    createTime: iso(row.create_time),
+    updateTime: row.update_time === null ? null : iso(row.update_time),
+  };
+}
+
+/** What devices need of their token: its public code and the owner they inherit. */
+export interface TokenForDevices {
+  id: string;
+  code: string;
+  name: string;
+  ownerId: string;
+  ownerName: string;
+  ownerOrgCode: string | null;
+}
+
+export class TokenService {
+  constructor(
+    private readonly repository: TokenRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(scope: Scope, query: TDeviceTokenQuery): Promise<Page<TDeviceToken>> {
+    const { records, total } = await this.repository.page(scope.companyId, query);
+    return pageResult(records.map(toToken), total, query);
+  }
+
+  async get(scope: Scope, id: string): Promise<TDeviceToken> {
+    return toToken(await this.require(scope.companyId, id));
+  }
+
+  /** A token of the caller's company, for devices added or imported with it (404 otherwise). */
+  async forDevices(scope: Scope, id: string): Promise<TokenForDevices> {
+    const row = await this.repository.findById(scope.companyId, id);
+    if (!row) throw new AppError('deviceTokenNotFound', 404);
+    return {
+      id: row.id,
+      code: row.code,
+      name: row.name,
+      ownerId: row.owner_id,
+      ownerName: row.owner_name,
+      ownerOrgCode: row.owner_org_code,
+    };
+  }
+
+  async add(scope: Scope, input: TDeviceTokenCreate): Promise<TDeviceTokenWithKey> {
+    const id = newId();
+    const tokenKey = newTokenKey();
+    let code = newTokenCode();
+    while (await this.repository.codeExists(code)) code = newTokenCode();
+    await this.repository.insert({
+      id,
+      company_id: scope.companyId,
+      owner_id: scope.userId,
+      code,
+      name: input.name,
+      remark: input.remark ?? null,
+      token_key: tokenKey,
+      key_hash: sha256(tokenKey),
+      auto_register: input.autoRegister ? 1 : 0,
+      enabled: 1,
+      create_time: this.clock(),
+      update_time: null,
+    });
+    return { ...(await this.get(scope, id)), tokenKey };
+  }
+
+  async edit(scope: Scope, input: TDeviceTokenEdit): Promise<TDeviceToken> {
+    const updated = await this.repository.update(scope.companyId, input.id, {
+      name: input.name,
+      ...(input.remark !== undefined ? { remark: input.remark } : {}),
+      auto_register: input.autoRegister ? 1 : 0,
+      enabled: input.enabled ? 1 : 0,
+      update_time: this.clock(),
+    });
+    if (!updated) throw notFound();
+    return this.get(scope, input.id);
+  }
+
+  /** A new key: devices using the old one can no longer log in. */
+  async regenerate(scope: Scope, id: string): Promise<{ tokenKey: string }> {
+    const tokenKey = newTokenKey();
+    const updated = await this.repository.update(scope.companyId, id, {
+      token_key: tokenKey,
+      key_hash: sha256(tokenKey),
+      update_time: this.clock(),
+    });
+    if (!updated) throw notFound();
+    return { tokenKey };
+  }
+
+  async revealKey(scope: Scope, id: string): Promise<{ tokenKey: string }> {
+    return { tokenKey: (await this.require(scope.companyId, id)).token_key };
+  }
+
+  /** All or nothing: a token that devices still use is refused with their count. */
+  async delete(scope: Scope, ids: string[]): Promise<number> {
+    const existing = await this.repository.existingIds(scope.companyId, ids);
+    if (existing.length < new Set(ids).size) throw notFound();
+    const inUse = await this.repository.deviceCounts(scope.companyId, ids);
+    const count = inUse.reduce((sum, t) => sum + t.count, 0);
+    if (count > 0) throw new AppError('deviceTokenInUse', 409, { count });
+    return this.repository.delete(scope.companyId, ids);
+  }
+
+  private async require(companyId: string, id: string): Promise<TokenRow> {
+    const row = await this.repository.findById(companyId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+}
