@@ -153,8 +153,7 @@ function parseEnvelope(text: string): Envelope | null {
 
 /**
  * Posts a multipart form and resolves to the envelope's `result`. `onUploadProgress` gets the
- * fraction of the body sent (0 to 1); after 1 the server is still working on the request. Put the
- * plain fields before the file: the server reads the parts in order.
+ * fraction of the body sent (0 to 1); after 1 the server is still working on the request.
  */
 export function upload<T>(
   path: string,

@@ -193,7 +193,8 @@ const enUS: Messages = {
     regenerateContent:
       'The old key stops working at once; devices using it need the new key to connect.',
     deleteTitle: 'Delete token key "{{name}}"?',
-    deleteContent: 'This cannot be undone.',
+    deleteContent:
+      'A token key that devices still use cannot be deleted; delete those devices first.',
     disableTitle: 'Disable token key "{{name}}"?',
     disableContent: 'Devices that use this key cannot connect until it is enabled again.',
     enabledDone: 'Enabled',

@@ -1,4 +1,5 @@
 import {
+  ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
   BellOutlined,
@@ -8,12 +9,14 @@ import {
   DeploymentUnitOutlined,
   FileSearchOutlined,
   FileTextOutlined,
+  HddOutlined,
   HomeOutlined,
   KeyOutlined,
   LockOutlined,
   MenuOutlined,
   MobileOutlined,
   NotificationOutlined,
+  ProfileOutlined,
   SafetyOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -28,6 +31,7 @@ import type { ComponentType } from 'react';
  * are bundled; importing every icon would add megabytes for names no menu uses.
  */
 const ICONS: Record<string, ComponentType> = {
+  apartment: ApartmentOutlined,
   api: ApiOutlined,
   appstore: AppstoreOutlined,
   bell: BellOutlined,
@@ -38,12 +42,14 @@ const ICONS: Record<string, ComponentType> = {
   file: FileTextOutlined,
   'file-search': FileSearchOutlined,
   'file-text': FileTextOutlined,
+  hdd: HddOutlined,
   home: HomeOutlined,
   key: KeyOutlined,
   lock: LockOutlined,
   menu: MenuOutlined,
   mobile: MobileOutlined,
   notification: NotificationOutlined,
+  profile: ProfileOutlined,
   safety: SafetyOutlined,
   setting: SettingOutlined,
   team: TeamOutlined,

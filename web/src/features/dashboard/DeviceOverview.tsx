@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { DeviceLogStateTag } from '../../shared/device/DeviceLogStateTag';
 import { LogContentModal } from '../../shared/device/LogContentModal';
 import { formatDateTime, formatNumber } from '../../shared/format';
+import { Authorized } from '../../shared/permission/Authorized';
 import { SeriesChart, VersionChart } from './DeviceCharts';
 import { useDeviceSummary } from './queries';
 
@@ -92,7 +93,11 @@ export function DeviceOverview() {
       </Row>
       <Card
         title={t('dashboard.devices.recentLogs')}
-        extra={<Link to="/device/log">{t('dashboard.devices.viewLogs')}</Link>}
+        extra={
+          <Authorized action="devicelog:list">
+            <Link to="/device/log">{t('dashboard.devices.viewLogs')}</Link>
+          </Authorized>
+        }
       >
         <Table<TDeviceLog>
           rowKey="id"
