@@ -24,8 +24,26 @@ describe('getUserPermissionByToken', () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(admin) });
     expect(res.statusCode).toBe(200);
     const { menu, auth, allAuth } = res.json().result;
-    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'system']);
-    const [home, system] = menu as TMenuItem[];
+    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'device', 'system']);
+    const [home, device, system] = menu as TMenuItem[];
+    expect(device).toMatchObject({
+      path: '/device',
+      component: 'layouts/RouteView',
+      redirect: '/device/list',
+      meta: { title: '设备管理', icon: 'cluster' },
+    });
+    expect(
+      device?.children?.map((c) => [c.path, c.component, c.hidden, c.meta.permissionList.length]),
+    ).toEqual([
+      ['/device/token', 'device/TokenList', false, 5],
+      ['/device/group', 'device/GroupList', false, 4],
+      ['/device/list', 'device/DeviceList', false, 6],
+      ['/device/detail/:id', 'device/DeviceDetail', true, 1],
+      ['/device/log', 'device/DeviceLogList', false, 1],
+    ]);
+    expect(auth.map((a: { action: string }) => a.action)).toEqual(
+      expect.arrayContaining(['token:reveal', 'device:import', 'device:export', 'devicelog:list']),
+    );
     expect(home).toMatchObject({
       path: '/dashboard/analysis',
       component: 'dashboard/Analysis',
@@ -62,7 +80,17 @@ describe('getUserPermissionByToken', () => {
       url: URL,
       headers: authHeaders(admin, { 'accept-language': 'en-US,en;q=0.9' }),
     });
-    expect(titles(res.json().result.menu)).toEqual(['Home', 'System management', 'Backend logs']);
+    expect(titles(res.json().result.menu)).toEqual([
+      'Home',
+      'Device Management',
+      'Token Key',
+      'Groups',
+      'Devices',
+      'Device detail',
+      'Logs',
+      'System management',
+      'Backend logs',
+    ]);
   });
 
   it('gives the operator Home only and no log permission', async () => {
