@@ -197,7 +197,7 @@ async function importXlsx(api: Api, tokenId: string): Promise<{ ms: number; impo
   const form = new FormData();
   form.set('tokenId', tokenId);
   form.set('dryRun', 'false');
-  form.set('file', new Blob([content]), 'devices.xlsx');
+  form.set('file', new Blob([new Uint8Array(content)]), 'devices.xlsx');
   const start = performance.now();
   const res = await fetch(`${api.url}/api/device/device/importExcel`, {
     method: 'POST',
