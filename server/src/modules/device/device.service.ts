@@ -22,13 +22,13 @@ import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
+import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import type { DeviceTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
 import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
 import {
-  isUniqueViolation,
   type DeviceFilter,
   type DeviceRepository,
   type DeviceRow,

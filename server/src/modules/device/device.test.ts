@@ -268,6 +268,7 @@ describe('devices', () => {
   });
 
   it('summarises devices by status, series and version, with the recent logs', async () => {
+    t.clock.advance(1000);
     const seen = await add('SUM-1', { series: 'BL10X', version: '9.9.9' });
     await t.db
       .updateTable('device')

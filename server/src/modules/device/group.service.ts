@@ -10,11 +10,18 @@ import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
+import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { GroupRepository } from './group.repository.js';
 import { iso, pageResult, type Page } from './paging.js';
 import { DEVICE_RULES } from './stats-columns.js';
+
+/** Two requests raced for one name: the unique index decided. */
+function nameConflict(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('deviceGroupNameExists', 409);
+  throw error;
+}
 
 export class GroupService {
   constructor(
@@ -87,14 +94,16 @@ export class GroupService {
       throw new AppError('deviceGroupNameExists', 409);
     }
     const id = newId();
-    await this.repository.insert({
-      id,
-      company_id: scope.companyId,
-      name: input.name,
-      remark: input.remark ?? null,
-      create_time: this.clock(),
-      update_time: null,
-    });
+    await this.repository
+      .insert({
+        id,
+        company_id: scope.companyId,
+        name: input.name,
+        remark: input.remark ?? null,
+        create_time: this.clock(),
+        update_time: null,
+      })
+      .catch(nameConflict);
     return this.get(scope, id);
   }
 
@@ -102,11 +111,13 @@ export class GroupService {
     if (await this.repository.nameTaken(scope.companyId, input.name, input.id)) {
       throw new AppError('deviceGroupNameExists', 409);
     }
-    const updated = await this.repository.update(scope.companyId, input.id, {
-      name: input.name,
-      ...(input.remark !== undefined ? { remark: input.remark } : {}),
-      update_time: this.clock(),
-    });
+    const updated = await this.repository
+      .update(scope.companyId, input.id, {
+        name: input.name,
+        ...(input.remark !== undefined ? { remark: input.remark } : {}),
+        update_time: this.clock(),
+      })
+      .catch(nameConflict);
     if (!updated) throw notFound();
     return this.get(scope, input.id);
   }
