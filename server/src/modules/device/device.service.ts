@@ -153,17 +153,14 @@ export class DeviceService {
   async list(scope: Scope, query: TDeviceQuery): Promise<Page<TDevice>> {
     const rules = await this.rules(scope);
     const filter = toFilter(query);
-    const [rows, total] = await Promise.all([
-      this.repository.page(
-        scope.companyId,
-        filter,
-        rules,
-        query,
-        query.pageSize,
-        (query.pageNo - 1) * query.pageSize,
-      ),
-      this.repository.count(scope.companyId, filter, rules),
-    ]);
+    const { rows, total } = await this.repository.pageWithTotal(
+      scope.companyId,
+      filter,
+      rules,
+      query,
+      query.pageSize,
+      (query.pageNo - 1) * query.pageSize,
+    );
     return pageResult(rows.map(toDevice), total, query);
   }
 

@@ -248,6 +248,8 @@ describe('devices', () => {
     expect(s27x.total).toBe(2);
     const online = await admin.ok('GET', '/device/device/list?status=online');
     expect(online.total).toBe(0);
+    const pastTheEnd = await admin.ok('GET', '/device/device/list?series=S27X&pageNo=50');
+    expect(pastTheEnd).toMatchObject({ records: [], total: 2, current: 50 });
   });
 
   it.each([
