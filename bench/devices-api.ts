@@ -3,7 +3,8 @@
  *
  * 1. Seeds devices straight into the server's database (100,000 in SQLite; 1,000,000 in
  *    PostgreSQL when DATABASE_URL is set): one tenant, 10 token keys, 50 groups, 3 series,
- *    8 firmware versions, 30 % online, half of them seen in the last 24 h. SQLite seeds with
+ *    8 firmware versions; 70 % online (seen in the last 24 h), 10 % offline but seen in the last
+ *    24 h, 20 % offline for two days. SQLite seeds with
  *    multi-row inserts in one transaction, its `device_stats` triggers running for every row.
  *    PostgreSQL bulk-loads: one `insert … select … from generate_series` with the list indexes
  *    dropped and the trigger off, then `device_stats` from one GROUP BY (what the trigger would
@@ -123,8 +124,8 @@ async function seedPostgres(db: Db, f: Fixture, count: number, now: number) {
         'M' || (g % 5), '1.' || (g % 8) || '.0',
         case when g % 10 = 0 then null else (${f.groupIds}::text[])[1 + g % ${GROUPS}] end,
         ${f.ownerId}, 'A01A01', 1, null, null,
-        case when g % 10 < 3 then 'online' else 'offline' end, '10.0.0.1',
-        case when g % 10 < 5 then ${now}::bigint - (g % 86400) * 1000
+        case when g % 10 < 7 then 'online' else 'offline' end, '10.0.0.1',
+        case when g % 10 < 8 then ${now}::bigint - (g % 86400) * 1000
           else ${now}::bigint - 172800000 end,
         null, null, null, 'bench', ${now}::bigint - (${count} - g) * 1000::bigint, null
       from generate_series(1, ${count}) g`.execute(trx);
@@ -167,9 +168,9 @@ function seedSqlite(file: string, f: Fixture, count: number, now: number) {
             enabled: 1,
             remark: null,
             location: null,
-            status: g % 10 < 3 ? 'online' : 'offline',
+            status: g % 10 < 7 ? 'online' : 'offline',
             ip: '10.0.0.1',
-            last_seen_at: g % 10 < 5 ? now - (g % 86400) * 1000 : now - 172_800_000,
+            last_seen_at: g % 10 < 8 ? now - (g % 86400) * 1000 : now - 172_800_000,
             last_connect_at: null,
             last_disconnect_at: null,
             disconnect_reason: null,

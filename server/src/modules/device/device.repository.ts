@@ -256,8 +256,9 @@ export class DeviceRepository {
       .filter((r) => r.count > 0);
   }
 
-  async seenSince(companyId: string, since: number, rules: DataRuleFilter): Promise<number> {
-    const row = await this.filtered(companyId, {}, rules)
+  /** Offline devices last seen at or after `since` (connected devices are seen now). */
+  async offlineSeenSince(companyId: string, since: number, rules: DataRuleFilter): Promise<number> {
+    const row = await this.filtered(companyId, { status: 'offline' }, rules)
       .where('device.last_seen_at', '>=', since)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst();

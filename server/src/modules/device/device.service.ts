@@ -438,20 +438,23 @@ export class DeviceService {
 
   async summary(scope: Scope, lang: Lang): Promise<TDeviceSummary> {
     const rules = await this.rules(scope);
-    const [breakdown, seen24h, canReadLogs] = await Promise.all([
+    const [breakdown, offlineSeen24h, canReadLogs] = await Promise.all([
       this.repository.breakdown(scope.companyId, rules),
-      this.repository.seenSince(scope.companyId, this.clock() - DAY_MS, rules),
+      this.repository.offlineSeenSince(scope.companyId, this.clock() - DAY_MS, rules),
       this.permissions.has(scope.userId, scope.companyId, 'devicelog:list'),
     ]);
     const sum = (match: (r: (typeof breakdown)[number]) => boolean) =>
       breakdown.filter(match).reduce((n, r) => n + r.count, 0);
     const versions = new Map<string | null, number>();
     for (const r of breakdown) versions.set(r.version, (versions.get(r.version) ?? 0) + r.count);
+    const online = sum((r) => r.status === 'online');
     return {
       total: sum(() => true),
-      online: sum((r) => r.status === 'online'),
+      online,
       offline: sum((r) => r.status !== 'online'),
-      seen24h,
+      // A connected device is seen now, whatever its last message: counting only the offline
+      // ones by time keeps this an index range over the few that went away recently.
+      seen24h: online + offlineSeen24h,
       bySeries: DEVICE_SERIES.map((series) => ({
         series,
         total: sum((r) => r.series === series),

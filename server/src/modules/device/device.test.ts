@@ -277,12 +277,27 @@ describe('devices', () => {
       .set({ status: 'online', last_seen_at: t.clock.now - 3600_000 })
       .where('id', '=', seen.id)
       .execute();
+    t.clock.advance(1000);
+    const recent = await add('SUM-2');
+    t.clock.advance(1000);
+    const old = await add('SUM-3');
+    for (const [device, seen] of [
+      [recent, t.clock.now - 2 * 3600_000],
+      [old, t.clock.now - 25 * 3600_000],
+    ] as const) {
+      await t.db
+        .updateTable('device')
+        .set({ last_seen_at: seen })
+        .where('id', '=', device.id)
+        .execute();
+    }
     const summary = await admin.ok('GET', '/device/device/summary');
     const rows = await t.db.selectFrom('device').select(['status', 'series', 'version']).execute();
     expect(summary.total).toBe(rows.length);
     expect(summary.online).toBe(1);
     expect(summary.offline).toBe(rows.length - 1);
-    expect(summary.seen24h).toBe(1);
+    // The online one, and the offline one seen 2 hours ago; not the one seen 25 hours ago.
+    expect(summary.seen24h).toBe(2);
     expect(summary.bySeries).toEqual(
       ['R40', 'BL10X', 'S27X'].map((series) => ({
         series,
@@ -296,7 +311,7 @@ describe('devices', () => {
     });
     expect(summary.byVersion).toContainEqual({ version: '9.9.9', total: 1 });
     expect(summary.recentLogs).toHaveLength(10);
-    expect(summary.recentLogs[0]).toMatchObject({ sn: 'SUM-1', subject: 'Device added' });
+    expect(summary.recentLogs[0]).toMatchObject({ sn: 'SUM-3', subject: 'Device added' });
   });
 
   it('keeps the counts exact through every kind of change', async () => {
