@@ -104,11 +104,6 @@ export async function up(db: AnyDb): Promise<void> {
     idx_device_company_name: ['company_id', 'name', 'id'],
     idx_device_company_version: ['company_id', 'version', 'id'],
     idx_device_company_seen: ['company_id', 'last_seen_at', 'id'],
-    // "Seen in the last 24 h" counts only offline devices (connected ones are seen now).
-    idx_device_company_status_seen: ['company_id', 'status', 'last_seen_at'],
-    // A group's devices by last contact: a group is too small a share of the devices for a walk
-    // of the whole last-seen index to find its rows quickly.
-    idx_device_company_group_seen: ['company_id', 'group_id', 'last_seen_at', 'id'],
   };
   for (const [name, columns] of Object.entries(deviceIndexes)) {
     await db.schema.createIndex(name).on('device').columns(columns).execute();

@@ -86,7 +86,7 @@ export class DeviceLogRepository {
       .executeTakeFirst();
   }
 
-  /** The latest logs of the company, optionally only of devices the caller may see. */
+  /** The latest logs of the company. */
   latest(companyId: string, limit: number) {
     return scoped(this.db, companyId)
       .selectFrom('device_log')
