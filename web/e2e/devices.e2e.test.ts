@@ -47,6 +47,11 @@ beforeAll(async () => {
   });
 });
 
+/** Retries an expectation for up to 10 s (vitest's default of 1 s is shorter than a page load). */
+function poll<T>(read: () => Promise<T> | T) {
+  return expect.poll(read, { timeout: 10_000, interval: 100 });
+}
+
 function dialog(name: string | RegExp): Locator {
   return page.getByRole('dialog', { name });
 }
@@ -111,7 +116,7 @@ function csvRows(text: string): string[][] {
 }
 
 async function downloadExport(format: 'csv' | 'xlsx'): Promise<{ name: string; body: Buffer }> {
-  await page.getByTestId('device-export').hover();
+  await page.getByTestId('device-export').click();
   const [download]: [Download, void] = await Promise.all([
     page.waitForEvent('download'),
     page.getByTestId(`device-export-${format}`).click(),
@@ -152,13 +157,13 @@ describe('device management', () => {
     expect(masked.endsWith(tokenKey.slice(-4))).toBe(true);
 
     await row.getByTestId('token-key-reveal').click();
-    await expect.poll(async () => (await keyText.innerText()).trim()).toBe(tokenKey);
+    await poll(async () => (await keyText.innerText()).trim()).toBe(tokenKey);
     await row.getByTestId('token-key-reveal').click();
-    await expect.poll(async () => (await keyText.innerText()).trim()).toBe(masked);
+    await poll(async () => (await keyText.innerText()).trim()).toBe(masked);
 
     await page.evaluate(() => navigator.clipboard.writeText(''));
     await row.getByTestId('token-key-copy').click();
-    await expect.poll(clipboard).toBe(tokenKey);
+    await poll(clipboard).toBe(tokenKey);
   });
 
   it('says "复制失败" when the browser refuses the clipboard', async () => {
@@ -191,7 +196,7 @@ describe('device management', () => {
     await okButton(form).click();
     await gone(form);
     await seen(toast(page, '保存成功'));
-    await expect.poll(listedSns).toEqual([FORM_SN]);
+    await poll(listedSns).toEqual([FORM_SN]);
     const cells = await deviceRow(FORM_SN).getByRole('cell').allInnerTexts();
     expect(cells).toEqual(
       expect.arrayContaining([
@@ -243,7 +248,7 @@ describe('device management', () => {
 
     await seen(modal.getByText(`${VALID_IMPORTS} 行有效，2 行无效`));
     const preview = modal.getByTestId('import-preview').locator('tr.ant-table-row');
-    await expect.poll(() => preview.count()).toBe(8);
+    await poll(() => preview.count()).toBe(8);
     expect(await preview.nth(0).getByRole('cell').allInnerTexts()).toEqual(
       expect.arrayContaining(['2', '有效', 'IMP-BL-001', 'Gateway 1', 'BL10X']),
     );
@@ -255,7 +260,7 @@ describe('device management', () => {
 
     await modal.getByRole('tab', { name: '跳过的行（2）' }).click();
     const errors = modal.getByTestId('import-errors').locator('tr.ant-table-row');
-    await expect.poll(() => errors.count()).toBe(2);
+    await poll(() => errors.count()).toBe(2);
     expect((await errors.nth(0).getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual([
       '8',
       'SN',
@@ -271,7 +276,7 @@ describe('device management', () => {
     await modal.getByTestId('import-close').click();
     await gone(modal);
 
-    await expect.poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
+    await poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
     const imported = (await allDevices()).filter((d) => d.sn.startsWith('IMP-'));
     expect(imported.map((d) => d.sn).sort()).toEqual(
       IMPORT_ROWS.slice(1, 1 + VALID_IMPORTS)
@@ -286,7 +291,7 @@ describe('device management', () => {
     await selectOption(page, queryForm().getByLabel('设备系列'), 'BL10X');
     await queryForm().getByRole('button', { name: '查 询' }).click();
     const expected = ['IMP-BL-001', 'IMP-BL-002', 'IMP-BL-003'];
-    await expect.poll(async () => (await listedSns()).sort()).toEqual(expected);
+    await poll(async () => (await listedSns()).sort()).toEqual(expected);
 
     const csv = await downloadExport('csv');
     expect(csv.name).toMatch(/\.csv$/);
@@ -307,7 +312,7 @@ describe('device management', () => {
     ]);
 
     await queryForm().getByRole('button', { name: '重 置' }).click();
-    await expect.poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
+    await poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
   });
 
   it('moves selected devices to a group and the group page counts them', async () => {
@@ -343,7 +348,7 @@ describe('device management', () => {
           (await groupRow.locator(`[data-testid^="group-${kind}-"]`).innerText()).trim(),
         ),
       );
-    await expect.poll(counts).toEqual(['0', '2', '2']);
+    await poll(counts).toEqual(['0', '2', '2']);
 
     // The total links to the group's devices.
     await groupRow.locator('[data-testid^="group-total-"]').click();
@@ -360,7 +365,7 @@ describe('device management', () => {
 
     const tabBar = page.getByTestId('tab-bar');
     await seen(tabBar.getByRole('tab', { name: 'Router 1', exact: true }));
-    expect((await page.getByTestId('breadcrumb').innerText()).split(/\s*\/\s*/)).toEqual([
+    expect((await page.getByTestId('breadcrumb').innerText()).trim().split(/\s*\/\s*/)).toEqual([
       '首页',
       '设备管理',
       '设备详情',
@@ -376,18 +381,18 @@ describe('device management', () => {
 
     // The logs tab lists this device's logs only: the add of this test.
     const logs = page.getByTestId('device-log-table').locator('tr.ant-table-row');
-    await expect.poll(() => logs.count()).toBe(1);
+    await poll(() => logs.count()).toBe(1);
     expect(await logs.first().getByRole('cell').allInnerTexts()).toEqual(
       expect.arrayContaining(['添加设备', 'admin', '成功']),
     );
     await logs.first().getByRole('button', { name: '查看内容' }).click();
-    const viewer = page.getByTestId('log-content-modal');
+    const viewer = dialog('添加设备');
     await seen(viewer.getByTestId('log-content'));
     expect(await viewer.getByTestId('log-content-format').innerText()).toBe('JSON');
     const content = await viewer.getByTestId('log-content').innerText();
     expect(content).toContain(`"sn": "${FORM_SN}"`);
     expect(content.split('\n').length).toBeGreaterThan(2);
-    await page.keyboard.press('Escape');
+    await viewer.getByRole('button', { name: 'Close' }).click();
     await gone(viewer);
 
     await page.getByTestId('device-tab-config').click();
@@ -415,16 +420,16 @@ describe('device management', () => {
     await seen(page.getByText('1-4 / 4'));
     const subjects = await rows.locator('td:nth-child(3)').allInnerTexts();
     expect(subjects.sort()).toEqual(['导入设备', '导入设备', '移动分组', '移动分组']);
-    await expect.poll(() => rows.count()).toBe(4);
+    await poll(() => rows.count()).toBe(4);
   });
 
   it('deletes a device, then two in a batch', async () => {
     await page.goto('/device/list');
-    await expect.poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
+    await poll(async () => (await listedSns()).length).toBe(1 + VALID_IMPORTS);
     await deviceRow('IMP-R40-002').getByTestId('device-delete-IMP-R40-002').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '删 除' }).click();
     await seen(toast(page, '删除成功'));
-    await expect.poll(listedSns).not.toContain('IMP-R40-002');
+    await poll(listedSns).not.toContain('IMP-R40-002');
 
     for (const sn of ['IMP-BL-002', 'IMP-BL-003']) {
       await deviceRow(sn).locator('.ant-checkbox-input').check();
@@ -444,14 +449,14 @@ describe('device management', () => {
     await seen(figure('total'));
     const value = async (key: string) =>
       (await figure(key).locator('.ant-statistic-content').innerText()).trim();
-    await expect.poll(() => value('total')).toBe(String(devices.length));
+    await poll(() => value('total')).toBe(String(devices.length));
     expect(await value('online')).toBe('0');
     expect(await value('offline')).toBe(String(devices.length));
     expect(await value('seen24h')).toBe('0');
     await seen(page.getByTestId('series-chart').locator('svg'));
     await seen(page.getByTestId('version-chart').locator('svg'));
     const recent = page.getByTestId('recent-device-logs').locator('tr.ant-table-row');
-    await expect.poll(() => recent.count()).toBe(10);
+    await poll(() => recent.count()).toBe(10);
     expect(await recent.first().getByRole('cell').allInnerTexts()).toEqual(
       expect.arrayContaining(['删除设备']),
     );

@@ -15,6 +15,7 @@ import { SVGRenderer } from 'echarts/renderers';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../shared/format';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { useChart } from './use-chart';
 
 registerEcharts([
@@ -76,6 +77,8 @@ export function SeriesChart({ data }: { data: TDeviceSummary['bySeries'] }) {
 /** Devices by firmware version (the ten most common), as a ring. */
 export function VersionChart({ data }: { data: TDeviceSummary['byVersion'] }) {
   const { t } = useTranslation();
+  // On a phone the labels around the ring would be cut off; the legend names the versions.
+  const narrow = useNarrowScreen();
   const option = useMemo<Option>(
     () => ({
       tooltip: {
@@ -89,7 +92,7 @@ export function VersionChart({ data }: { data: TDeviceSummary['byVersion'] }) {
           type: 'pie',
           radius: ['40%', '68%'],
           center: ['50%', '45%'],
-          label: { formatter: '{b}: {c}' },
+          label: { show: !narrow, formatter: '{b}: {c}' },
           data: data.map((d) => ({
             name: d.version ?? t('dashboard.devices.noVersion'),
             value: d.total,
@@ -97,7 +100,7 @@ export function VersionChart({ data }: { data: TDeviceSummary['byVersion'] }) {
         },
       ],
     }),
-    [data, t],
+    [data, narrow, t],
   );
   const host = useChart(option);
   return <div ref={host} style={{ height: 280 }} data-testid="version-chart" />;

@@ -39,6 +39,7 @@ export function GroupFormModal({
     <ModalForm<Values>
       key={editing?.id ?? 'new'}
       title={editing ? t('deviceGroup.editTitle') : t('deviceGroup.addTitle')}
+      name="groupForm"
       open={open}
       width={520}
       initialValues={editing ? { name: editing.name, remark: editing.remark ?? '' } : {}}

@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { sortOf } from '../../shared/table-sort';
 import { GroupFormModal } from './GroupFormModal';
 import type { GroupParams } from './use-groups';
@@ -40,6 +41,7 @@ export default function GroupListPage() {
   const remove = useDeleteGroups();
   const canEdit = useHasAction('group:edit');
   const canDelete = useHasAction('group:delete');
+  const narrow = useNarrowScreen();
 
   const deleteGroups = async (ids: string[]) => {
     try {
@@ -109,7 +111,7 @@ export default function GroupListPage() {
       title: t('common.actions'),
       key: 'actions',
       width: 140,
-      fixed: 'right',
+      fixed: narrow ? undefined : 'right',
       hideInSearch: true,
       render: (_, row) => (
         <Space size={0}>

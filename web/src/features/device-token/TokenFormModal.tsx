@@ -58,6 +58,7 @@ export function TokenFormModal({
     <ModalForm<Values>
       key={editing?.id ?? 'new'}
       title={editing ? t('deviceToken.editTitle') : t('deviceToken.addTitle')}
+      name="tokenForm"
       open={open}
       width={520}
       initialValues={

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { sortOf } from '../../shared/table-sort';
 import { NewKeyModal } from './NewKeyModal';
 import { TokenFormModal } from './TokenFormModal';
@@ -43,6 +44,7 @@ export default function TokenListPage() {
   const remove = useDeleteToken();
   const canEdit = useHasAction('token:edit');
   const canDelete = useHasAction('token:delete');
+  const narrow = useNarrowScreen();
 
   const setEnabled = (token: TDeviceToken, enabled: boolean) => {
     const apply = async () => {
@@ -88,7 +90,7 @@ export default function TokenListPage() {
     {
       title: t('deviceToken.key'),
       dataIndex: 'tokenKeyMasked',
-      width: 340,
+      width: 280,
       hideInSearch: true,
       render: (_, row) => <TokenKeyCell token={row} />,
     },
@@ -156,8 +158,8 @@ export default function TokenListPage() {
     {
       title: t('common.actions'),
       key: 'actions',
-      width: 200,
-      fixed: 'right',
+      width: 240,
+      fixed: narrow ? undefined : 'right',
       hideInSearch: true,
       render: (_, row) => (
         <Space size={0} wrap>

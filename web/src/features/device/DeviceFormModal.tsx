@@ -98,6 +98,7 @@ export function DeviceFormModal({
     <ModalForm<Values>
       key={editing?.id ?? 'new'}
       title={editing ? t('device.editTitle') : t('device.addTitle')}
+      name="deviceForm"
       open={open}
       width={640}
       initialValues={

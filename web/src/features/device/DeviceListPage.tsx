@@ -13,6 +13,7 @@ import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { sortOf } from '../../shared/table-sort';
 import { useDictItems } from '../../shared/use-dict-items';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { deviceColumns } from './columns';
 import type { DeviceSearch } from './device-filters';
 import { filterOf, searchFromUrl } from './device-filters';
@@ -88,6 +89,7 @@ export default function DeviceListPage() {
   const remove = useDeleteDevices();
   const canEdit = useHasAction('device:edit');
   const canDelete = useHasAction('device:delete');
+  const narrow = useNarrowScreen();
 
   const options = useMemo(() => {
     const owners = new Map<string, string>();
@@ -112,6 +114,7 @@ export default function DeviceListPage() {
 
   const columns = deviceColumns(t, {
     ...options,
+    pinColumns: !narrow,
     actions: (row) => (
       <Space size={0}>
         <Link to={`/device/detail/${row.id}`} style={{ padding: '0 7px' }}>
@@ -231,6 +234,7 @@ export default function DeviceListPage() {
           </Authorized>,
           <Authorized action="device:export" key="export">
             <Dropdown
+              trigger={['click']}
               menu={{
                 items: EXPORT_FORMATS.map((format) => ({
                   key: format,

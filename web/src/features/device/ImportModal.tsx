@@ -265,17 +265,18 @@ export function ImportModal({ open, onClose }: { open: boolean; onClose: () => v
         const { result } = phase;
         return (
           <>
-            <Result
-              status={result.invalid > 0 ? 'warning' : 'success'}
-              title={t('device.import.done', { count: result.imported })}
-              subTitle={
-                result.invalid > 0
-                  ? t('device.import.doneSkipped', { count: result.invalid })
-                  : undefined
-              }
-              style={{ padding: '16px 0' }}
-              data-testid="import-result"
-            />
+            <div data-testid="import-result">
+              <Result
+                status={result.invalid > 0 ? 'warning' : 'success'}
+                title={t('device.import.done', { count: result.imported })}
+                subTitle={
+                  result.invalid > 0
+                    ? t('device.import.doneSkipped', { count: result.invalid })
+                    : undefined
+                }
+                style={{ padding: '16px 0' }}
+              />
+            </div>
             {result.invalid > 0 && errorTable(result)}
           </>
         );

@@ -15,6 +15,8 @@ export type ColumnOptions = {
   groups: Option[];
   owners: Option[];
   tokens: Option[];
+  /** Pin SN left and the actions right (not on a phone, where they would fill the width). */
+  pinColumns: boolean;
   actions: (device: TDevice) => ReactNode;
 };
 
@@ -31,6 +33,19 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
   });
   return [
     {
+      title: t('device.sn'),
+      dataIndex: 'sn',
+      key: 'sn',
+      width: 170,
+      sorter: true,
+      fixed: options.pinColumns ? 'left' : undefined,
+      render: (_, row) => (
+        <Link to={`/device/detail/${row.id}`} data-testid={`device-link-${row.sn}`}>
+          {row.sn}
+        </Link>
+      ),
+    },
+    {
       title: t('device.tagCode'),
       dataIndex: 'tagCode',
       width: 220,
@@ -40,19 +55,6 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
         <Typography.Text copyable={{ text: row.tagCode }} ellipsis>
           {row.tagCode}
         </Typography.Text>
-      ),
-    },
-    {
-      title: t('device.sn'),
-      dataIndex: 'sn',
-      key: 'sn',
-      width: 170,
-      sorter: true,
-      fixed: 'left',
-      render: (_, row) => (
-        <Link to={`/device/detail/${row.id}`} data-testid={`device-link-${row.sn}`}>
-          {row.sn}
-        </Link>
       ),
     },
     {
@@ -171,7 +173,7 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       title: t('common.actions'),
       key: 'actions',
       width: 170,
-      fixed: 'right',
+      fixed: options.pinColumns ? 'right' : undefined,
       hideInSearch: true,
       hideInSetting: true,
       render: (_, row) => options.actions(row),

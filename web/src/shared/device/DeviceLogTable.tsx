@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatPageRange } from '../format';
 import { sortOf } from '../table-sort';
+import { useNarrowScreen } from '../use-narrow-screen';
 import { DeviceLogStateTag } from './DeviceLogStateTag';
 import { LogContentModal } from './LogContentModal';
 import type { DeviceLogParams } from './use-device-logs';
@@ -28,6 +29,7 @@ const text = (value: string | undefined) => value?.trim() || undefined;
 function columns(
   t: TFunction,
   showSn: boolean,
+  pinActions: boolean,
   view: (log: TDeviceLog) => void,
 ): ProColumns<TDeviceLog>[] {
   const all: (ProColumns<TDeviceLog> | false)[] = [
@@ -109,7 +111,7 @@ function columns(
       title: t('common.actions'),
       key: 'actions',
       width: 110,
-      fixed: 'right',
+      fixed: pinActions ? 'right' : undefined,
       hideInSearch: true,
       render: (_, row) => (
         <Button
@@ -141,6 +143,7 @@ export function DeviceLogTable({ deviceId }: { deviceId?: string }) {
   });
   const [viewing, setViewing] = useState<TDeviceLog | null>(null);
   const logs = useDeviceLogs(params);
+  const narrow = useNarrowScreen();
 
   const search = (values: LogSearch) =>
     setParams((p) => ({
@@ -162,7 +165,8 @@ export function DeviceLogTable({ deviceId }: { deviceId?: string }) {
       <ProTable<TDeviceLog, LogSearch>
         rowKey="id"
         headerTitle={deviceId === undefined ? t('deviceLog.title') : undefined}
-        columns={columns(t, deviceId === undefined, setViewing)}
+        columns={columns(t, deviceId === undefined, !narrow, setViewing)}
+        ghost={deviceId !== undefined}
         dataSource={logs.data?.records ?? []}
         loading={logs.isFetching}
         search={{ labelWidth: 'auto', defaultCollapsed: deviceId !== undefined }}
