@@ -6,7 +6,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { containing } from './like.js';
 
 const SORT_COLUMNS = { logTime: 'log_time', subject: 'subject', state: 'state' } as const;
-const INSERT_BATCH = 500;
+const INSERT_BATCH = 1000;
 
 export interface DeviceLogFilter {
   deviceId?: string | undefined;
@@ -22,13 +22,16 @@ export interface DeviceLogFilter {
 export class DeviceLogRepository {
   constructor(private readonly db: Db) {}
 
+  /** One transaction: one commit for an import's thousands of entries. */
   async insert(rows: DeviceLogTable[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-      await this.db
-        .insertInto('device_log')
-        .values(rows.slice(i, i + INSERT_BATCH))
-        .execute();
-    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+        await trx
+          .insertInto('device_log')
+          .values(rows.slice(i, i + INSERT_BATCH))
+          .execute();
+      }
+    });
   }
 
   private filtered(companyId: string, filter: DeviceLogFilter) {
