@@ -116,6 +116,9 @@ function csvRows(text: string): string[][] {
 }
 
 async function downloadExport(format: 'csv' | 'xlsx'): Promise<{ name: string; body: Buffer }> {
+  // After the first export the pointer rests on the table header, whose tooltip would cover the
+  // button.
+  await page.mouse.move(0, 0);
   await page.getByTestId('device-export').click();
   const [download]: [Download, void] = await Promise.all([
     page.waitForEvent('download'),
@@ -164,6 +167,41 @@ describe('device management', () => {
     await page.evaluate(() => navigator.clipboard.writeText(''));
     await row.getByTestId('token-key-copy').click();
     await poll(clipboard).toBe(tokenKey);
+
+    // Regenerating, after a confirmation, replaces the key.
+    await row.locator('[data-testid^="token-regenerate-"]').click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '重新生成' }).click();
+    const regenerated = dialog('密钥已重新生成');
+    const newKey = (await regenerated.getByTestId('new-key').innerText()).trim();
+    expect(newKey).not.toBe(tokenKey);
+    expect(newKey.length).toBe(tokenKey.length);
+    await okButton(regenerated).click();
+    await gone(regenerated);
+    await row.getByTestId('token-key-reveal').click();
+    await poll(async () => (await keyText.innerText()).trim()).toBe(newKey);
+
+    // Disabling asks first; enabling does not.
+    const enabled = async () =>
+      (
+        await api<{ records: { name: string; enabled: boolean }[] }>(
+          harness.server,
+          session,
+          'GET',
+          '/device/token/list',
+          { name: TOKEN_NAME },
+        )
+      ).records[0]?.enabled;
+    await row.getByRole('switch').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await seen(
+      confirm.locator('.ant-modal-confirm-title', { hasText: `停用Token密钥“${TOKEN_NAME}”？` }),
+    );
+    await confirm.locator('.ant-btn-primary').click();
+    await seen(toast(page, '已停用'));
+    await poll(enabled).toBe(false);
+    await row.getByRole('switch').click();
+    await seen(toast(page, '已启用'));
+    await poll(enabled).toBe(true);
   });
 
   it('says "复制失败" when the browser refuses the clipboard', async () => {
@@ -337,9 +375,9 @@ describe('device management', () => {
     await okButton(move).click();
     await seen(toast(page, '已移动 2 台设备'));
     await gone(move);
-    await expect
-      .poll(async () => deviceRow('IMP-S27-001').getByRole('cell').allInnerTexts())
-      .toContain(GROUP_NAME);
+    await poll(async () => deviceRow('IMP-S27-001').getByRole('cell').allInnerTexts()).toContain(
+      GROUP_NAME,
+    );
 
     await page.goto('/device/group');
     const counts = async () =>
@@ -352,9 +390,7 @@ describe('device management', () => {
 
     // The total links to the group's devices.
     await groupRow.locator('[data-testid^="group-total-"]').click();
-    await expect
-      .poll(async () => (await listedSns()).sort())
-      .toEqual(['IMP-S27-001', 'IMP-S27-002']);
+    await poll(async () => (await listedSns()).sort()).toEqual(['IMP-S27-001', 'IMP-S27-002']);
   });
 
   it("opens a device's detail in a tab of its own, with the device's logs", async () => {
@@ -410,7 +446,7 @@ describe('device management', () => {
     await seen(tabBar.getByRole('tab', { name: 'Gateway 1', exact: true }));
   });
 
-  it('lists device logs with filters and a content viewer', async () => {
+  it('lists device logs and filters them by SN and state', async () => {
     await page.goto('/device/log');
     const rows = page.getByTestId('device-log-table').locator('tr.ant-table-row');
     // One add, six imports and two moves so far.
@@ -418,9 +454,22 @@ describe('device management', () => {
     await queryForm().getByLabel('设备 SN').fill('IMP-S27');
     await queryForm().getByRole('button', { name: '查 询' }).click();
     await seen(page.getByText('1-4 / 4'));
+    await poll(() => rows.count()).toBe(4);
     const subjects = await rows.locator('td:nth-child(3)').allInnerTexts();
     expect(subjects.sort()).toEqual(['导入设备', '导入设备', '移动分组', '移动分组']);
-    await poll(() => rows.count()).toBe(4);
+    expect(await rows.getByTestId('device-log-state').allInnerTexts()).toEqual([
+      '成功',
+      '成功',
+      '成功',
+      '成功',
+    ]);
+
+    await selectOption(page, queryForm().getByLabel('状态'), '失败');
+    await queryForm().getByRole('button', { name: '查 询' }).click();
+    await seen(page.getByTestId('device-log-table').locator('.ant-empty-description'));
+    await poll(() => rows.count()).toBe(0);
+    await queryForm().getByRole('button', { name: '重 置' }).click();
+    await seen(page.getByText('1-9 / 9'));
   });
 
   it('deletes a device, then two in a batch', async () => {
@@ -437,9 +486,12 @@ describe('device management', () => {
     await page.getByTestId('device-delete-batch').click();
     const confirm = dialog('删除选中的 2 台设备？');
     await confirm.getByRole('button', { name: '删 除' }).click();
-    await expect
-      .poll(async () => (await listedSns()).sort())
-      .toEqual([FORM_SN, 'IMP-BL-001', 'IMP-S27-001', 'IMP-S27-002']);
+    await poll(async () => (await listedSns()).sort()).toEqual([
+      FORM_SN,
+      'IMP-BL-001',
+      'IMP-S27-001',
+      'IMP-S27-002',
+    ]);
   });
 
   it('shows the device figures of the dashboard from the data', async () => {
@@ -454,7 +506,15 @@ describe('device management', () => {
     expect(await value('offline')).toBe(String(devices.length));
     expect(await value('seen24h')).toBe('0');
     await seen(page.getByTestId('series-chart').locator('svg'));
-    await seen(page.getByTestId('version-chart').locator('svg'));
+    // The ring names each firmware version with its device count.
+    const versions = new Map<string, number>();
+    devices.forEach((d) => versions.set(d.version ?? '', (versions.get(d.version ?? '') ?? 0) + 1));
+    const labels = [...versions].map(([version, count]) => `${version}: ${count}`);
+    await poll(async () =>
+      (await page.getByTestId('version-chart').locator('svg text').allTextContents()).filter((t) =>
+        t.includes(': '),
+      ),
+    ).toEqual(expect.arrayContaining(labels));
     const recent = page.getByTestId('recent-device-logs').locator('tr.ant-table-row');
     await poll(() => recent.count()).toBe(10);
     expect(await recent.first().getByRole('cell').allInnerTexts()).toEqual(

@@ -151,6 +151,7 @@ export default function GroupListPage() {
     <>
       <ProTable<TDeviceGroup, GroupSearch>
         rowKey="id"
+        showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={t('deviceGroup.title')}
         columns={columns}
         dataSource={groups.data?.records ?? []}

@@ -231,6 +231,7 @@ export default function TokenListPage() {
     <>
       <ProTable<TDeviceToken, TokenSearch>
         rowKey="id"
+        showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={t('deviceToken.title')}
         columns={columns}
         dataSource={tokens.data?.records ?? []}

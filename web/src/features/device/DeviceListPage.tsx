@@ -173,6 +173,7 @@ export default function DeviceListPage() {
     <>
       <ProTable<TDevice, DeviceSearch>
         rowKey="id"
+        showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={t('device.title')}
         columns={columns}
         dataSource={devices.data?.records ?? []}

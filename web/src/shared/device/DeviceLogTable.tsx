@@ -164,6 +164,7 @@ export function DeviceLogTable({ deviceId }: { deviceId?: string }) {
     <>
       <ProTable<TDeviceLog, LogSearch>
         rowKey="id"
+        showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={deviceId === undefined ? t('deviceLog.title') : undefined}
         columns={columns(t, deviceId === undefined, !narrow, setViewing)}
         ghost={deviceId !== undefined}
