@@ -57,12 +57,20 @@ describe('at 375 px', () => {
     expect(await page.getByTestId('sider').count()).toBe(0);
     await seen(page.getByTestId('menu-toggle'));
     await seen(page.getByTestId('dashboard-account'));
-    // The three statistics stack: each card spans the content's width.
-    const cards = page.locator('.ant-statistic');
+    // The three visit statistics stack: each card spans the content's width.
+    const cards = page.locator('[data-testid^="stat-"]');
     expect(await cards.count()).toBe(3);
     const first = await cards.nth(0).boundingBox();
     const second = await cards.nth(1).boundingBox();
     expect(second && first && second.y > first.y).toBe(true);
+    // The four device figures go two by two.
+    const figures = page.locator('[data-testid^="device-stat-"]');
+    expect(await figures.count()).toBe(4);
+    const [total, online, offline] = await Promise.all(
+      [0, 1, 2].map((i) => figures.nth(i).boundingBox()),
+    );
+    expect(total?.y).toBe(online?.y);
+    expect((offline?.y ?? 0) > (total?.y ?? 0)).toBe(true);
     expect(await overflowsSideways()).toBe(false);
   });
 
