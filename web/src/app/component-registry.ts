@@ -12,6 +12,8 @@ export const NotFoundPage = lazy(() => import('../features/exception/NotFoundPag
 const LOADERS: Record<string, () => Promise<PageModule>> = {
   'dashboard/Analysis': () => import('../features/dashboard/AnalysisPage'),
   'system/LogList': () => import('../features/system-log/LogListPage'),
+  'system/AnnouncementList': () => import('../features/announcement/AnnouncementListPage'),
+  'isps/UserAnnouncement': () => import('../features/user-announcement/UserAnnouncementPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */
