@@ -119,7 +119,9 @@ export function NoticeBell() {
         open={open}
         onOpenChange={setOpen}
         content={content}
-        styles={{ body: { width: POPOVER_WIDTH, padding: '4px 12px 8px' } }}
+        styles={{
+          body: { width: POPOVER_WIDTH, boxSizing: 'border-box', padding: '4px 12px 8px' },
+        }}
         arrow={{ pointAtCenter: true }}
       >
         <button
