@@ -162,7 +162,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config.captcha,
   );
 
-  const announcements = new AnnouncementService(new AnnouncementRepository(db), bus, clock);
+  const announcements = new AnnouncementService(
+    new AnnouncementRepository(db, database.dialect),
+    bus,
+    clock,
+  );
   const sockets = new SocketHub(sessions, bus, app.log, clock);
   app.server.on('upgrade', (request, socket, head: Buffer) => {
     if (!sockets.handleUpgrade(request, socket, head)) socket.destroy();

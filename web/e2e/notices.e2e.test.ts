@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newConsolePage } from './support/browser.js';
-import { adminSession, seen, submitLogin } from './support/console.js';
+import { adminSession, seen, storedToken, submitLogin } from './support/console.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { addUser } from './support/users.js';
 
@@ -19,9 +19,14 @@ let outsider: Page;
 
 const TITLE = '今晚 22:00 停机维护';
 
-async function userPage(username: string, password: string): Promise<Page> {
+async function userPage(
+  username: string,
+  password: string,
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<Page> {
   const { context, page } = await newConsolePage(browser, server.url);
   contexts.push(context);
+  await prepare?.(context);
   await page.goto('/user/login');
   await submitLogin(page, username, password);
   await page.waitForURL('**/dashboard/analysis');
@@ -133,5 +138,60 @@ describe('announcements in real time', () => {
     await okButton(admin.locator('.ant-popover')).click();
     await seen(admin.getByTestId('announcement-status').getByText('已撤销'));
     await expect.poll(() => rows.filter({ hasText: TITLE }).count(), { timeout: 3000 }).toBe(0);
+  });
+
+  it('polls every 6 s only while the socket cannot connect, and stops after a failed load', async () => {
+    const listCalls: number[] = [];
+    const polled = await userPage('opsmember', 'Ops-Member-2026', async (context) => {
+      // The socket is refused at every attempt, as behind a proxy that drops upgrades.
+      await context.routeWebSocket(/\/api\/websocket\//, (ws) => ws.close());
+      context.on('request', (request) => {
+        if (request.url().includes('/sys/annountCement/listByUser')) listCalls.push(Date.now());
+      });
+    });
+    expect(await badge(polled)).toBe(0);
+
+    const token = await storedToken(admin);
+    const title = '轮询送达';
+    const draft = await admin.evaluate(
+      async ({ token, title }) => {
+        const headers = { 'X-Access-Token': token ?? '', 'Content-Type': 'application/json' };
+        const options = await (
+          await fetch('/api/sys/annountCement/audienceOptions', { headers })
+        ).json();
+        const ops = options.result.departs[0].children.find(
+          (d: { orgCode: string }) => d.orgCode === 'A01A02',
+        );
+        const add = await fetch('/api/sys/annountCement/add', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            titile: title,
+            msgContent: '<p>x</p>',
+            priority: 'M',
+            msgType: 'depart',
+            departIds: [ops.id],
+          }),
+        });
+        const id = (await add.json()).result.id as string;
+        await fetch(`/api/sys/annountCement/doReleaseData?id=${id}`, { headers });
+        return id;
+      },
+      { token, title },
+    );
+    expect(draft).toMatch(/^[0-9a-f]{32}$/);
+    await expect.poll(() => badge(polled), { timeout: 8000, interval: 200 }).toBe(1);
+
+    await polled.context().route('**/api/sys/annountCement/listByUser**', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, message: 'down', code: 500, result: null }),
+      }),
+    );
+    const failedAt = listCalls.length;
+    await expect.poll(() => listCalls.length, { timeout: 8000, interval: 200 }).toBe(failedAt + 1);
+    await polled.waitForTimeout(13_000);
+    expect(listCalls.length).toBe(failedAt + 1);
   });
 });

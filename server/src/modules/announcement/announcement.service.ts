@@ -253,7 +253,7 @@ export class AnnouncementService {
       update_time: null,
     };
     await this.repository.insert(row);
-    await this.publish(row, null, users);
+    await this.publish(row, null);
     return row.id;
   }
 
@@ -371,25 +371,18 @@ export class AnnouncementService {
     };
   }
 
-  private async publish(row: SysAnnouncementTable, sender: string | null, known?: string[]) {
+  private async publish(row: SysAnnouncementTable, sender: string | null) {
     const audience = row.msg_type as TAnnouncementAudience;
-    const users =
-      known ?? (await this.repository.recipients(row.company_id, audience, ids(row.audience_ids)));
-    const now = this.clock();
     const published = await this.repository.publish(
       row.company_id,
       row.id,
-      { send_status: ANNOUNCEMENT_SEND_STATUS.published, sender, send_time: now },
-      users,
+      { send_status: ANNOUNCEMENT_SEND_STATUS.published, sender, send_time: this.clock() },
+      { kind: audience, ids: ids(row.audience_ids) },
     );
     if (!published) throw new AppError('announcementNotDraft', 409);
-    await this.notify(
-      row.company_id,
-      row.id,
-      row.titile,
-      'publish',
-      audience === 'all' ? null : users,
-    );
+    const users =
+      audience === 'all' ? null : await this.repository.recipientsOf(row.company_id, row.id);
+    await this.notify(row.company_id, row.id, row.titile, 'publish', users);
   }
 
   /** `userIds` null: every user of the company (a `topic` message); else those users only. */

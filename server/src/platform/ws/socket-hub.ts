@@ -64,7 +64,14 @@ export class SocketHub {
           if (cmd === 'read') return;
           this.broadcast(companyId, { type: 'topic', msgId, msgTxt, cmd });
         } else {
-          for (const userId of userIds) this.sendTo(userId, { type: 'user', msgId, msgTxt, cmd });
+          // One serialization for every recipient: a publish may address 10,000 users.
+          const text = JSON.stringify({
+            type: 'user',
+            msgId,
+            msgTxt,
+            cmd,
+          } satisfies TServerMessage);
+          for (const userId of userIds) this.sendTo(userId, text);
         }
       }),
       bus.subscribe('auth.sessions-revoked', ({ tokenHashes, userId }) => {
@@ -154,10 +161,9 @@ export class SocketHub {
       client.socket.send(JSON.stringify(message));
   }
 
-  private sendTo(userId: string, message: TServerMessage) {
+  private sendTo(userId: string, text: string) {
     const set = this.byUser.get(userId);
     if (!set) return;
-    const text = JSON.stringify(message);
     for (const client of set) {
       if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
     }
