@@ -115,14 +115,15 @@ export function NoticeBell() {
     <>
       <Popover
         trigger="click"
-        placement="bottomRight"
+        // Centred under the bell: on a 390 px phone the bell sits mid-header and a right-aligned
+        // 300 px popover would run off the left edge.
+        placement="bottom"
         open={open}
         onOpenChange={setOpen}
         content={content}
         styles={{
           body: { width: POPOVER_WIDTH, boxSizing: 'border-box', padding: '4px 12px 8px' },
         }}
-        arrow={{ pointAtCenter: true }}
       >
         <button
           type="button"

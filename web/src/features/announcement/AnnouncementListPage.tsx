@@ -79,6 +79,7 @@ export default function AnnouncementListPage() {
     {
       title: t('announcement.title'),
       dataIndex: 'titile',
+      width: 260,
       ellipsis: true,
       render: (_, row) => (
         <a onClick={() => setPreviewing(row)} data-testid="announcement-row-title">
@@ -135,7 +136,7 @@ export default function AnnouncementListPage() {
     {
       title: t('announcement.recipients'),
       key: 'recipients',
-      width: 110,
+      width: 130,
       hideInSearch: true,
       render: (_, row) => (row.sendStatus === '0' ? '-' : `${row.readCount} / ${row.recipients}`),
     },
@@ -223,7 +224,7 @@ export default function AnnouncementListPage() {
         onReset={() => search({})}
         options={{ reload: () => void list.refetch(), density: true, setting: true }}
         cardProps={{ bodyStyle: { padding: 0 } }}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1500 }}
         toolBarRender={() =>
           can.add
             ? [

@@ -63,6 +63,7 @@ export default function UserAnnouncementPage() {
     {
       title: t('announcement.title'),
       dataIndex: 'titile',
+      width: 300,
       ellipsis: true,
       render: (_, row) => (
         <a onClick={() => setDetail(row)} data-testid="my-announcement-title">
@@ -136,7 +137,7 @@ export default function UserAnnouncementPage() {
         onReset={() => setParams(DEFAULT_PARAMS)}
         options={{ reload: () => void list.refetch(), density: true, setting: true }}
         cardProps={{ bodyStyle: { padding: 0 } }}
-        scroll={{ x: 800 }}
+        scroll={{ x: 910 }}
         toolBarRender={() => [
           <Button
             key="readAll"
