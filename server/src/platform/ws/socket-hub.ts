@@ -3,7 +3,6 @@ import type { Duplex } from 'node:stream';
 import {
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
-  WS_HEARTBEAT_MS,
   WS_TOKEN_PROTOCOL,
   ZClientMessage,
   type TServerMessage,
@@ -14,14 +13,19 @@ import type { Session, SessionService } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 
 const PATH = /^\/api\/websocket\/([0-9a-f]{32})\/?$/;
-/** A console sends a heartbeat after 20 s of silence; three missed ones mean the peer is gone. */
-const SILENCE_LIMIT_MS = 3 * WS_HEARTBEAT_MS;
+/**
+ * Every 30 s each socket is pinged at the protocol level (browsers answer by themselves); one that
+ * has not answered the previous ping is gone and is dropped. This is independent of the console's
+ * heartbeat messages, which a busy socket may not send at all.
+ */
+const PING_INTERVAL_MS = 30_000;
 const MAX_MESSAGE_BYTES = 4096;
 
 interface Client {
   socket: WebSocket;
   session: Session;
-  lastSeen: number;
+  /** Answered since the last ping. */
+  alive: boolean;
   expiry: NodeJS.Timeout;
 }
 
@@ -83,7 +87,7 @@ export class SocketHub {
         }
       }),
     );
-    this.sweep = setInterval(() => this.closeSilent(), WS_HEARTBEAT_MS);
+    this.sweep = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
     this.sweep.unref();
   }
 
@@ -130,7 +134,7 @@ export class SocketHub {
     const client: Client = {
       socket: ws,
       session,
-      lastSeen: this.clock(),
+      alive: true,
       expiry: setTimeout(() => ws.close(WS_CLOSE_UNAUTHORIZED, 'session expired'), expiresIn),
     };
     client.expiry.unref();
@@ -139,10 +143,13 @@ export class SocketHub {
     this.byUser.set(userId, set);
 
     ws.on('message', (data) => {
-      client.lastSeen = this.clock();
+      client.alive = true;
       const parsed = ZClientMessage.safeParse(safeJson(data.toString()));
       if (parsed.success && parsed.data.type === 'heartbeat')
         this.send(client, { type: 'heartbeat' });
+    });
+    ws.on('pong', () => {
+      client.alive = true;
     });
     ws.on('close', () => {
       clearTimeout(client.expiry);
@@ -178,10 +185,14 @@ export class SocketHub {
     }
   }
 
-  private closeSilent() {
-    const now = this.clock();
+  private pingAll() {
     for (const client of this.all()) {
-      if (now - client.lastSeen > SILENCE_LIMIT_MS) client.socket.terminate();
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
     }
   }
 
