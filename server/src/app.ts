@@ -75,8 +75,6 @@ declare module 'fastify' {
     routeAccess: ReadonlyMap<string, Access>;
     /** Announcements, for modules that send system messages (device events). */
     announcements: AnnouncementService;
-    /** The console websockets of this node. */
-    sockets: SocketHub;
   }
 }
 
@@ -172,7 +170,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (!sockets.handleUpgrade(request, socket, head)) socket.destroy();
   });
   app.decorate('announcements', announcements);
-  app.decorate('sockets', sockets);
 
   app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
   const flushOperationLog = registerOperationLog(app, logs);

@@ -91,13 +91,6 @@ export class SocketHub {
     this.sweep.unref();
   }
 
-  /** Number of open sockets on this node. */
-  get size(): number {
-    let n = 0;
-    for (const set of this.byUser.values()) n += set.size;
-    return n;
-  }
-
   /** Takes over the upgrade when the path is the websocket's; returns false otherwise. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const match = PATH.exec(new URL(request.url ?? '/', 'http://x').pathname);
