@@ -13,6 +13,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { seed } from './db/seed/seed.js';
+import { AnnouncementRepository } from './modules/announcement/announcement.repository.js';
+import { announcementRoutes } from './modules/announcement/announcement.routes.js';
+import { AnnouncementService } from './modules/announcement/announcement.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -61,6 +64,7 @@ import { migrateToLatest } from './platform/db/migrator.js';
 import { AppError } from './platform/http/app-error.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { languageOf } from './platform/http/i18n.js';
+import { SocketHub } from './platform/ws/socket-hub.js';
 
 export interface AppOptions {
   /** A database to use instead of the one the config names (tests). */
@@ -82,6 +86,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The access declaration of every route, by `METHOD url`: for audits and tests. */
     routeAccess: ReadonlyMap<string, Access>;
+    /** Announcements, for modules that send system messages (device events). */
+    announcements: AnnouncementService;
   }
 }
 
@@ -180,6 +186,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config.captcha,
   );
 
+  const announcements = new AnnouncementService(
+    new AnnouncementRepository(db, database.dialect),
+    bus,
+    clock,
+  );
+  const sockets = new SocketHub(sessions, bus, app.log, clock);
+  app.server.on('upgrade', (request, socket, head: Buffer) => {
+    if (!sockets.handleUpgrade(request, socket, head)) socket.destroy();
+  });
+  app.decorate('announcements', announcements);
+
   app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
   const flushOperationLog = registerOperationLog(app, logs);
 
@@ -219,6 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(groupRoutes(groups));
       await api.register(deviceRoutes(devices));
       await api.register(deviceLogRoutes(deviceLogs));
+      await api.register(announcementRoutes(announcements));
     },
     { prefix: API },
   );
@@ -227,6 +245,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.addHook('onClose', async () => {
     await flushOperationLog();
+    await sockets.close();
     await bus.close();
     if (!options.database) await db.destroy();
   });

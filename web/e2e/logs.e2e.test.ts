@@ -73,7 +73,8 @@ describe('backend logs', () => {
 
   it('filters by keyword and resets the filter', async () => {
     await page.goto('/system/log');
-    await expect.poll(async () => (await rows()).length).toBe(LOGINS);
+    // A full reload boots the whole console; on a busy machine that takes more than poll's 1 s.
+    await expect.poll(async () => (await rows()).length, { timeout: 10_000 }).toBe(LOGINS);
 
     await search('no such entry 7f3a');
     await seen(logPage().locator('.ant-empty-description').getByText('暂无数据'));

@@ -98,12 +98,15 @@ describe('language', () => {
     await sideMenu(page).getByText('系统管理', { exact: true }).click();
     await sideMenu(page).getByText('后台日志', { exact: true }).click();
     await seen(page.getByTestId('log-page'));
-    expect(await menuLabels(page)).toEqual(['首页', '系统管理\n后台日志']);
+    expect(await menuLabels(page)).toEqual(['首页', '系统管理\n后台日志\n通告管理']);
 
     await switchLanguage(page, page.getByTestId('header'), 'English');
     await seen(toast(page, 'switch language success'));
     await seen(sideMenu(page).getByText('Home', { exact: true }));
-    expect(await menuLabels(page)).toEqual(['Home', 'System management\nBackend logs']);
+    expect(await menuLabels(page)).toEqual([
+      'Home',
+      'System management\nBackend logs\nAnnouncements',
+    ]);
     // The page titles follow: tabs, breadcrumb, the log page's own tabs and the header.
     const tabBar = page.getByTestId('tab-bar');
     await seen(tabBar.getByRole('tab', { name: 'Backend logs', exact: true }));
@@ -115,7 +118,10 @@ describe('language', () => {
 
     await page.reload();
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
-    expect(await menuLabels(page)).toEqual(['Home', 'System management\nBackend logs']);
+    expect(await menuLabels(page)).toEqual([
+      'Home',
+      'System management\nBackend logs\nAnnouncements',
+    ]);
 
     await page.goto('/dashboard/analysis');
     await seen(page.getByText('My account'));

@@ -11,6 +11,8 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   adminPassword: string;
+  /** The server process, for benchmarks that read its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     dataDir,
     adminPassword,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -17,6 +17,8 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'device/DeviceList': () => import('../features/device/DeviceListPage'),
   'device/DeviceDetail': () => import('../features/device/DeviceDetailPage'),
   'device/DeviceLogList': () => import('../features/device-log/DeviceLogListPage'),
+  'system/AnnouncementList': () => import('../features/announcement/AnnouncementListPage'),
+  'isps/UserAnnouncement': () => import('../features/user-announcement/UserAnnouncementPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

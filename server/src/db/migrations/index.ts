@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './20250601000000-foundation.js';
 import * as devices from './20261121000100-devices.js';
 import * as deviceSeenIndexes from './20261121000200-device-seen-indexes.js';
+import * as announcements from './20261121000400-announcements.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   '20250601000000-foundation': foundation,
   '20261121000100-devices': devices,
   '20261121000200-device-seen-indexes': deviceSeenIndexes,
+  '20261121000400-announcements': announcements,
 };

@@ -24,7 +24,12 @@ describe('getUserPermissionByToken', () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(admin) });
     expect(res.statusCode).toBe(200);
     const { menu, auth, allAuth } = res.json().result;
-    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'device', 'system']);
+    expect(menu.map((m: TMenuItem) => m.name)).toEqual([
+      'dashboard-analysis',
+      'device',
+      'system',
+      'isps-user-announcement',
+    ]);
     const [home, device, system] = menu as TMenuItem[];
     expect(device).toMatchObject({
       path: '/device',
@@ -90,13 +95,19 @@ describe('getUserPermissionByToken', () => {
       'Logs',
       'System management',
       'Backend logs',
+      'Announcements',
+      'My announcements',
     ]);
   });
 
-  it('gives the operator Home only and no log permission', async () => {
+  it('gives the operator Home and the own announcements only, and no log permission', async () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
     const { menu, auth, allAuth } = res.json().result;
-    expect(titles(menu)).toEqual(['首页']);
+    expect(titles(menu)).toEqual(['首页', '我的通告']);
+    expect((menu as TMenuItem[])[1]).toMatchObject({
+      path: '/isps/userAnnouncement',
+      hidden: true,
+    });
     expect(auth).toEqual([]);
     expect(allAuth.map((a: { action: string }) => a.action)).toContain('system:log:list');
   });
@@ -148,6 +159,6 @@ describe('getUserPermissionByToken', () => {
     });
     expect(after.statusCode).toBe(200);
     const menu = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
-    expect(titles(menu.json().result.menu)).toEqual(['首页', '系统管理', '后台日志']);
+    expect(titles(menu.json().result.menu)).toEqual(['首页', '系统管理', '后台日志', '我的通告']);
   });
 });

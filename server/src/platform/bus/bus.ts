@@ -9,6 +9,17 @@ export interface BusTopics {
   'auth.user-changed': { userId: string };
   /** Roles, grants or the menu catalogue changed: permissions must be resolved again. */
   'auth.permissions-changed': { userId?: string };
+  /**
+   * An announcement was published, revoked or read: the sockets of `userIds` (every user of the
+   * company when null) get a websocket message on whichever node they are connected.
+   */
+  'notice.delivered': {
+    companyId: string;
+    userIds: string[] | null;
+    msgId: string;
+    msgTxt: string;
+    cmd: 'publish' | 'revoke' | 'read';
+  };
 }
 
 export type Topic = keyof BusTopics;

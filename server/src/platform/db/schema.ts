@@ -290,6 +290,41 @@ export interface DeviceLogTable {
   state: string;
 }
 
+export interface SysAnnouncementTable {
+  id: string;
+  company_id: string;
+  titile: string;
+  msg_content: string;
+  priority: string;
+  msg_category: string;
+  msg_type: string;
+  /** Ids of the chosen users, departments or roles, comma-separated; empty for everyone. */
+  audience_ids: string;
+  open_type: string | null;
+  open_page: string | null;
+  bus_id: string | null;
+  start_time: number | null;
+  end_time: number | null;
+  send_status: string;
+  sender: string | null;
+  send_time: number | null;
+  cancel_time: number | null;
+  del_flag: number;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface SysAnnouncementSendTable {
+  id: string;
+  company_id: string;
+  annt_id: string;
+  user_id: string;
+  read_flag: number;
+  read_time: number | null;
+  create_time: number;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -318,6 +353,8 @@ export interface Database {
   device: DeviceTable;
   device_stats: DeviceStatsTable;
   device_log: DeviceLogTable;
+  sys_announcement: SysAnnouncementTable;
+  sys_announcement_send: SysAnnouncementSendTable;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

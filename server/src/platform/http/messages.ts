@@ -151,6 +151,35 @@ const CATALOGUE = {
     'zh-CN': (p) => `password: ${WEAK_PASSWORD_REASON_ZH[p.reason as WeakPasswordReason]}`,
     'en-US': (p) => `password: ${WEAK_PASSWORD_REASON_EN[p.reason as WeakPasswordReason]}`,
   },
+  announcementNotFound: { 'zh-CN': '通告不存在', 'en-US': 'Announcement not found' },
+  announcementAudienceInvalid: {
+    'zh-CN': (p) => `${p.field}: 只能选择当前公司的${AUDIENCE_ZH[p.field as AudienceField]}`,
+    'en-US': (p) => `${p.field}: choose ${AUDIENCE_EN[p.field as AudienceField]} of this company`,
+  },
+  announcementAudienceEmpty: {
+    'zh-CN': (p) => `${p.field}: 请至少选择一个接收对象`,
+    'en-US': (p) => `${p.field}: choose at least one recipient`,
+  },
+  announcementTimeRange: {
+    'zh-CN': 'endTime: 结束时间必须晚于开始时间',
+    'en-US': 'endTime: must be later than startTime',
+  },
+  announcementOpenPage: {
+    'zh-CN': 'openPage: 打开方式为链接或组件时必须填写，链接须以 http://、https:// 或 / 开头',
+    'en-US':
+      'openPage: required when openType is url or component; a url starts with http://, https:// or /',
+  },
+  announcementNotDraft: {
+    'zh-CN': '只有草稿可以修改或发布',
+    'en-US': 'Only drafts can be edited or published',
+  },
+  announcementNotPublished: {
+    'zh-CN': '只有已发布的通告可以撤销',
+    'en-US': 'Only published announcements can be revoked',
+  },
+  announcementPublished: { 'zh-CN': '发布成功', 'en-US': 'Published' },
+  announcementRevoked: { 'zh-CN': '撤销成功', 'en-US': 'Revoked' },
+  announcementAllRead: { 'zh-CN': '已全部标记为已读', 'en-US': 'All marked as read' },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;
@@ -171,6 +200,18 @@ const WEAK_PASSWORD_REASON_ZH: Record<WeakPasswordReason, string> = {
   digitsOnly: '不能全部是数字',
   username: '不能与用户名相同',
   common: '过于常见，请换一个',
+};
+
+type AudienceField = 'userIds' | 'departIds' | 'roleIds';
+const AUDIENCE_EN: Record<AudienceField, string> = {
+  userIds: 'users',
+  departIds: 'departments',
+  roleIds: 'roles',
+};
+const AUDIENCE_ZH: Record<AudienceField, string> = {
+  userIds: '用户',
+  departIds: '部门',
+  roleIds: '角色',
 };
 
 export function message(lang: Lang, key: MessageKey, params: Params = {}): string {

@@ -4,6 +4,7 @@ import { App, Layout, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { logout } from '../../api/session';
 import { LangSwitch } from '../../shared/LangSwitch';
+import { NoticeBell } from '../notice/NoticeBell';
 import { useSettings } from '../settings/settings-store';
 import { Logo } from './Logo';
 import { MenuSearch } from './MenuSearch';
@@ -80,6 +81,7 @@ export function HeaderBar({
         )}
         <div className="shell-header__right">
           {!isMobile && <MenuSearch menu={menu} />}
+          <NoticeBell />
           <LangSwitch className="shell-action" />
           <UserMenu onAction={onUserAction} compact={isMobile} />
           <Tooltip title={t('header.logout')}>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { getUserInfo } from '../../api/session';
 import { retainPageTitles, usePageTitles } from '../../shared/page-title';
+import { useRealtimeConnection } from '../../realtime/use-realtime';
 import { HOME_PATH } from '../../shared/paths';
 import { SESSION_KEYS } from '../../shared/storage';
 import { hasPage } from '../component-registry';
@@ -55,6 +56,7 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   const [dialog, setDialog] = useState<Dialog | null>(initialDialog);
   // On a tablet the menu starts collapsed (spec section 2) without overwriting the saved choice.
   const [tabletExpanded, setTabletExpanded] = useState(false);
+  useRealtimeConnection();
   const headerHidden = useHeaderHidden(settings.fixedHeader && settings.autoHideHeader);
 
   const isSide = settings.layout === 'sidemenu';

@@ -1,0 +1,451 @@
+import {
+  ANNOUNCEMENT_CATEGORY,
+  ANNOUNCEMENT_SEND_STATUS,
+  BELL_LIST_SIZE,
+  type TAnnouncement,
+  type TAnnouncementAudience,
+  type TAnnouncementCreate,
+  type TAnnouncementEdit,
+  type TAnnouncementPage,
+  type TAnnouncementPriority,
+  type TAnnouncementQuery,
+  type TAudienceDepart,
+  type TAudienceOptions,
+  type TListByUser,
+  type TUserAnnouncement,
+  type TUserAnnouncementPage,
+  type TUserAnnouncementQuery,
+} from '@blrms/contracts';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Bus } from '../../platform/bus/bus.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { SysAnnouncementTable } from '../../platform/db/schema.js';
+import { AppError, notFound } from '../../platform/http/app-error.js';
+import type { Lang } from '../../platform/http/i18n.js';
+import type { AnnouncementRepository } from './announcement.repository.js';
+import { sanitizeRichText } from './sanitize.js';
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+const epoch = (time: string | null | undefined) => (time ? Date.parse(time) : null);
+const ids = (joined: string) => (joined ? joined.split(',') : []);
+
+/** The 去处理 button opens it: web addresses and console paths only, never `javascript:`. */
+const SAFE_URL = /^(https?:\/\/|\/(?!\/))/i;
+
+const AUDIENCE_FIELD = { user: 'userIds', depart: 'departIds', role: 'roleIds' } as const;
+
+type InboxRow = {
+  id: string;
+  titile: string;
+  msg_content: string;
+  sender: string | null;
+  send_time: number | null;
+  priority: string;
+  msg_category: string;
+  open_type: string | null;
+  open_page: string | null;
+  bus_id: string | null;
+  create_time: number;
+  send_id: string;
+  read_flag: number;
+  read_time: number | null;
+};
+
+function toUserAnnouncement(row: InboxRow): TUserAnnouncement {
+  return {
+    id: row.id,
+    sendId: row.send_id,
+    titile: row.titile,
+    msgContent: row.msg_content,
+    sender: row.sender,
+    sendTime: iso(row.send_time),
+    priority: row.priority as TAnnouncementPriority,
+    msgCategory: row.msg_category as TUserAnnouncement['msgCategory'],
+    openType: row.open_type as TUserAnnouncement['openType'],
+    openPage: row.open_page,
+    busId: row.bus_id,
+    readFlag: row.read_flag === 1 ? '1' : '0',
+    readTime: iso(row.read_time),
+    createTime: new Date(row.create_time).toISOString(),
+  };
+}
+
+function toAnnouncement(
+  row: SysAnnouncementTable & { recipients?: number | string | null; read_count?: number | null },
+): TAnnouncement {
+  const audience = row.msg_type as TAnnouncementAudience;
+  const chosen = ids(row.audience_ids);
+  return {
+    id: row.id,
+    titile: row.titile,
+    msgContent: row.msg_content,
+    priority: row.priority as TAnnouncementPriority,
+    msgCategory: row.msg_category as TAnnouncement['msgCategory'],
+    msgType: audience,
+    userIds: audience === 'user' ? chosen : [],
+    departIds: audience === 'depart' ? chosen : [],
+    roleIds: audience === 'role' ? chosen : [],
+    openType: row.open_type as TAnnouncement['openType'],
+    openPage: row.open_page,
+    busId: row.bus_id,
+    startTime: iso(row.start_time),
+    endTime: iso(row.end_time),
+    sendStatus: row.send_status as TAnnouncement['sendStatus'],
+    sender: row.sender,
+    sendTime: iso(row.send_time),
+    cancelTime: iso(row.cancel_time),
+    createTime: new Date(row.create_time).toISOString(),
+    recipients: Number(row.recipients ?? 0),
+    readCount: Number(row.read_count ?? 0),
+  };
+}
+
+/** What another module gives to send a message from the platform itself. */
+export interface SystemMessage {
+  companyId: string;
+  /** Recipients by user id; combined with `roles`. */
+  userIds?: string[];
+  /** Recipients by role code of the company (e.g. `admin`). */
+  roles?: string[];
+  title: string;
+  /** Rich text; sanitized like any announcement. */
+  content: string;
+  priority: TAnnouncementPriority;
+  openType?: 'url' | 'component' | null;
+  openPage?: string | null;
+  busId?: string | null;
+}
+
+/**
+ * Announcements (spec sections 2, 3, 4): drafts, publishing to an audience (one delivery row per
+ * recipient), revoking, and each user's read state. Publishing tells the recipients' sockets on
+ * every node through the bus.
+ */
+export class AnnouncementService {
+  constructor(
+    private readonly repository: AnnouncementRepository,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(scope: Scope, query: TAnnouncementQuery): Promise<TAnnouncementPage> {
+    const { records, total } = await this.repository.page(scope.companyId, query, query);
+    return {
+      records: records.map(toAnnouncement),
+      total,
+      size: query.pageSize,
+      current: query.pageNo,
+      pages: Math.ceil(total / query.pageSize),
+    };
+  }
+
+  async get(scope: Scope, id: string): Promise<TAnnouncement> {
+    const row = await this.repository.find(scope.companyId, id);
+    if (!row) throw notFound('announcementNotFound');
+    return toAnnouncement(row);
+  }
+
+  async add(scope: Scope, input: TAnnouncementCreate): Promise<TAnnouncement> {
+    const row: SysAnnouncementTable = {
+      id: newId(),
+      company_id: scope.companyId,
+      ...(await this.checkedFields(scope.companyId, input)),
+      send_status: ANNOUNCEMENT_SEND_STATUS.draft,
+      sender: null,
+      send_time: null,
+      cancel_time: null,
+      del_flag: 0,
+      create_by: scope.username,
+      create_time: this.clock(),
+      update_time: null,
+    };
+    await this.repository.insert(row);
+    return toAnnouncement(row);
+  }
+
+  async edit(scope: Scope, input: TAnnouncementEdit): Promise<TAnnouncement> {
+    const { id, ...fields } = input;
+    const existing = await this.repository.find(scope.companyId, id);
+    if (!existing) throw notFound('announcementNotFound');
+    if (existing.send_status !== ANNOUNCEMENT_SEND_STATUS.draft) {
+      throw new AppError('announcementNotDraft', 409);
+    }
+    const changes = {
+      ...(await this.checkedFields(scope.companyId, fields)),
+      update_time: this.clock(),
+    };
+    await this.repository.update(scope.companyId, id, changes);
+    return toAnnouncement({ ...existing, ...changes });
+  }
+
+  async delete(scope: Scope, ids: string[]): Promise<void> {
+    const recipients = await Promise.all(
+      ids.map(async (id) => ({
+        id,
+        users: await this.repository.recipientsOf(scope.companyId, id),
+      })),
+    );
+    const deleted = await this.repository.delete(scope.companyId, ids);
+    if (deleted === 0) throw notFound('announcementNotFound');
+    for (const { id, users } of recipients) {
+      if (users.length > 0) await this.notify(scope.companyId, id, '', 'revoke', users);
+    }
+  }
+
+  /** `doReleaseData`: makes the delivery rows and tells the recipients' consoles. */
+  async release(scope: Scope, id: string): Promise<void> {
+    const row = await this.repository.find(scope.companyId, id);
+    if (!row) throw notFound('announcementNotFound');
+    if (row.send_status !== ANNOUNCEMENT_SEND_STATUS.draft) {
+      throw new AppError('announcementNotDraft', 409);
+    }
+    await this.publish(row, scope.username);
+  }
+
+  /** `doReovkeData` (the spelling is the contract): recipients no longer see it. */
+  async revoke(scope: Scope, id: string): Promise<void> {
+    const row = await this.repository.find(scope.companyId, id);
+    if (!row) throw notFound('announcementNotFound');
+    if (!(await this.repository.revoke(scope.companyId, id, this.clock()))) {
+      throw new AppError('announcementNotPublished', 409);
+    }
+    const users = await this.repository.recipientsOf(scope.companyId, id);
+    await this.notify(
+      scope.companyId,
+      id,
+      row.titile,
+      'revoke',
+      row.msg_type === 'all' ? null : users,
+    );
+  }
+
+  /**
+   * A message from the platform itself (device offline, campaign finished, configuration failed):
+   * published at once to the given users and roles of the company, as a system message.
+   */
+  async sendSystemMessage(input: SystemMessage): Promise<string> {
+    const roleIds = await this.repository.roleIdsByCode(input.companyId, input.roles ?? []);
+    const byRole = await this.repository.recipients(input.companyId, 'role', roleIds);
+    const byId = await this.repository.recipients(input.companyId, 'user', input.userIds ?? []);
+    const users = [...new Set([...byRole, ...byId])];
+    const row: SysAnnouncementTable = {
+      id: newId(),
+      company_id: input.companyId,
+      titile: input.title.slice(0, 100),
+      msg_content: sanitizeRichText(input.content),
+      priority: input.priority,
+      msg_category: ANNOUNCEMENT_CATEGORY.system,
+      msg_type: 'user',
+      audience_ids: users.join(','),
+      open_type: input.openType ?? null,
+      open_page: input.openPage ?? null,
+      bus_id: input.busId ?? null,
+      start_time: null,
+      end_time: null,
+      send_status: ANNOUNCEMENT_SEND_STATUS.draft,
+      sender: null,
+      send_time: null,
+      cancel_time: null,
+      del_flag: 0,
+      create_by: null,
+      create_time: this.clock(),
+      update_time: null,
+    };
+    await this.repository.insert(row);
+    await this.publish(row, null);
+    return row.id;
+  }
+
+  async listByUser(scope: Scope): Promise<TListByUser> {
+    const now = this.clock();
+    const [annt, sys] = await Promise.all([
+      this.repository.unread(
+        scope.companyId,
+        scope.userId,
+        now,
+        ANNOUNCEMENT_CATEGORY.announcement,
+        BELL_LIST_SIZE,
+      ),
+      this.repository.unread(
+        scope.companyId,
+        scope.userId,
+        now,
+        ANNOUNCEMENT_CATEGORY.system,
+        BELL_LIST_SIZE,
+      ),
+    ]);
+    return {
+      anntMsgList: annt.records.map(toUserAnnouncement),
+      anntMsgTotal: annt.total,
+      sysMsgList: sys.records.map(toUserAnnouncement),
+      sysMsgTotal: sys.total,
+    };
+  }
+
+  async myAnnouncements(
+    scope: Scope,
+    query: TUserAnnouncementQuery,
+  ): Promise<TUserAnnouncementPage> {
+    const { records, total } = await this.repository.inboxPage(
+      scope.companyId,
+      scope.userId,
+      this.clock(),
+      {
+        titile: query.titile,
+        msgCategory: query.msgCategory,
+        priority: query.priority,
+        readFlag: query.readFlag === undefined ? undefined : Number(query.readFlag),
+      },
+      query,
+    );
+    return {
+      records: records.map(toUserAnnouncement),
+      total,
+      size: query.pageSize,
+      current: query.pageNo,
+      pages: Math.ceil(total / query.pageSize),
+    };
+  }
+
+  /** Only an announcement addressed to the caller; anything else is "not found". */
+  async queryForUser(scope: Scope, anntId: string): Promise<TUserAnnouncement> {
+    const row = await this.repository.inboxEntry(
+      scope.companyId,
+      scope.userId,
+      this.clock(),
+      anntId,
+    );
+    if (!row) throw notFound('announcementNotFound');
+    return toUserAnnouncement(row);
+  }
+
+  async markRead(scope: Scope, anntId: string): Promise<void> {
+    const now = this.clock();
+    const row = await this.repository.inboxEntry(scope.companyId, scope.userId, now, anntId);
+    if (!row) throw notFound('announcementNotFound');
+    await this.repository.markRead(scope.companyId, scope.userId, anntId, now);
+    // The user's other tabs update their bells too.
+    await this.notify(scope.companyId, anntId, row.titile, 'read', [scope.userId]);
+  }
+
+  async markAllRead(scope: Scope): Promise<void> {
+    const changed = await this.repository.markAllRead(scope.companyId, scope.userId, this.clock());
+    if (changed > 0) await this.notify(scope.companyId, '', '', 'read', [scope.userId]);
+  }
+
+  async audienceOptions(scope: Scope, lang: Lang): Promise<TAudienceOptions> {
+    const [users, departs, roles] = await Promise.all([
+      this.repository.audienceUsers(scope.companyId),
+      this.repository.audienceDeparts(scope.companyId),
+      this.repository.audienceRoles(scope.companyId),
+    ]);
+    const english = lang === 'en-US';
+    const nodes = new Map<string, TAudienceDepart>(
+      departs.map((d) => [
+        d.id,
+        {
+          id: d.id,
+          title: (english && d.depart_name_en) || d.depart_name,
+          orgCode: d.org_code,
+          children: [],
+        },
+      ]),
+    );
+    const roots: TAudienceDepart[] = [];
+    for (const d of departs) {
+      const node = nodes.get(d.id);
+      const parent = d.parent_id ? nodes.get(d.parent_id) : undefined;
+      if (!node) continue;
+      if (parent) parent.children.push(node);
+      else roots.push(node);
+    }
+    return {
+      users,
+      departs: roots,
+      roles: roles.map((r) => ({
+        id: r.id,
+        roleCode: r.role_code,
+        roleName: (english && r.role_name_en) || r.role_name,
+      })),
+    };
+  }
+
+  private async publish(row: SysAnnouncementTable, sender: string | null) {
+    const audience = row.msg_type as TAnnouncementAudience;
+    const published = await this.repository.publish(
+      row.company_id,
+      row.id,
+      { send_status: ANNOUNCEMENT_SEND_STATUS.published, sender, send_time: this.clock() },
+      { kind: audience, ids: ids(row.audience_ids) },
+    );
+    if (!published) throw new AppError('announcementNotDraft', 409);
+    const users =
+      audience === 'all' ? null : await this.repository.recipientsOf(row.company_id, row.id);
+    await this.notify(row.company_id, row.id, row.titile, 'publish', users);
+  }
+
+  /** `userIds` null: every user of the company (a `topic` message); else those users only. */
+  private async notify(
+    companyId: string,
+    msgId: string,
+    msgTxt: string,
+    cmd: 'publish' | 'revoke' | 'read',
+    userIds: string[] | null,
+  ) {
+    await this.bus.publish('notice.delivered', { companyId, userIds, msgId, msgTxt, cmd });
+  }
+
+  /** Sanitizes the content and checks that every chosen recipient belongs to the company. */
+  private async checkedFields(
+    companyId: string,
+    input: Omit<TAnnouncementCreate, 'id'>,
+  ): Promise<
+    Pick<
+      SysAnnouncementTable,
+      | 'titile'
+      | 'msg_content'
+      | 'priority'
+      | 'msg_category'
+      | 'msg_type'
+      | 'audience_ids'
+      | 'open_type'
+      | 'open_page'
+      | 'bus_id'
+      | 'start_time'
+      | 'end_time'
+    >
+  > {
+    const startTime = epoch(input.startTime);
+    const endTime = epoch(input.endTime);
+    if (startTime !== null && endTime !== null && endTime <= startTime) {
+      throw new AppError('announcementTimeRange', 400);
+    }
+    if (input.openType && !input.openPage) throw new AppError('announcementOpenPage', 400);
+    if (input.openType === 'url' && !SAFE_URL.test(input.openPage ?? '')) {
+      throw new AppError('announcementOpenPage', 400);
+    }
+    let chosen: string[] = [];
+    if (input.msgType !== 'all') {
+      const field = AUDIENCE_FIELD[input.msgType];
+      chosen = [...new Set(input[field])];
+      if (chosen.length === 0) throw new AppError('announcementAudienceEmpty', 400, { field });
+      const owned = await this.repository.countOwned(companyId, input.msgType, chosen);
+      if (owned !== chosen.length)
+        throw new AppError('announcementAudienceInvalid', 400, { field });
+    }
+    return {
+      titile: input.titile,
+      msg_content: sanitizeRichText(input.msgContent),
+      priority: input.priority,
+      msg_category: input.msgCategory,
+      msg_type: input.msgType,
+      audience_ids: chosen.join(','),
+      open_type: input.openType,
+      open_page: input.openType ? input.openPage : null,
+      bus_id: input.busId,
+      start_time: startTime,
+      end_time: endTime,
+    };
+  }
+}

@@ -1,0 +1,163 @@
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import type {
+  TUserAnnouncement,
+  TUserAnnouncementPage,
+  TUserAnnouncementQuery,
+} from '@blrms/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { App, Badge, Button, Card } from 'antd';
+import type { TFunction } from 'i18next';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../api/client';
+import { AnnouncementDetailModal } from '../../shared/announcement/AnnouncementDetailModal';
+import {
+  MY_ANNOUNCEMENTS_KEY,
+  announcementApi,
+  useReloadMyAnnouncements,
+} from '../../shared/announcement/announcement-api';
+import { PriorityTag } from '../../shared/announcement/PriorityTag';
+import { formatDateTime } from '../../shared/format';
+
+type Params = Omit<TUserAnnouncementQuery, '_t'>;
+type Search = Pick<Params, 'titile' | 'msgCategory' | 'readFlag' | 'priority'>;
+
+const DEFAULT_PARAMS: Params = { pageNo: 1, pageSize: 10, order: 'desc' };
+
+const priorityEnum = (t: TFunction) => ({
+  L: { text: t('notice.priority.L') },
+  M: { text: t('notice.priority.M') },
+  H: { text: t('notice.priority.H') },
+});
+
+const categoryEnum = (t: TFunction) => ({
+  '1': { text: t('announcement.categories.1') },
+  '2': { text: t('announcement.categories.2') },
+});
+
+/** /isps/userAnnouncement (spec section 2): the caller's announcements, filters, read state. */
+export default function UserAnnouncementPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [params, setParams] = useState<Params>(DEFAULT_PARAMS);
+  const [detail, setDetail] = useState<TUserAnnouncement | null>(null);
+  const reload = useReloadMyAnnouncements();
+  const list = useQuery({
+    queryKey: [...MY_ANNOUNCEMENTS_KEY, 'page', params],
+    queryFn: () =>
+      http.get<TUserAnnouncementPage>('/sys/sysAnnouncementSend/getMyAnnouncementSend', params),
+    placeholderData: keepPreviousData,
+  });
+
+  const readAll = async () => {
+    try {
+      await announcementApi.readAll();
+      void message.success(t('announcement.readAll'));
+      await reload();
+    } catch {
+      // Reported by the HTTP client.
+    }
+  };
+
+  const columns: ProColumns<TUserAnnouncement>[] = [
+    {
+      title: t('announcement.title'),
+      dataIndex: 'titile',
+      width: 300,
+      ellipsis: true,
+      render: (_, row) => (
+        <a onClick={() => setDetail(row)} data-testid="my-announcement-title">
+          {row.titile}
+        </a>
+      ),
+    },
+    {
+      title: t('announcement.priority'),
+      dataIndex: 'priority',
+      width: 110,
+      valueEnum: priorityEnum(t),
+      render: (_, row) => <PriorityTag priority={row.priority} />,
+    },
+    {
+      title: t('announcement.category'),
+      dataIndex: 'msgCategory',
+      width: 120,
+      valueEnum: categoryEnum(t),
+    },
+    {
+      title: t('announcement.sender'),
+      dataIndex: 'sender',
+      width: 110,
+      hideInSearch: true,
+      render: (_, row) => row.sender ?? t('notice.systemSender'),
+    },
+    {
+      title: t('announcement.sendTime'),
+      dataIndex: 'sendTime',
+      width: 170,
+      hideInSearch: true,
+      render: (_, row) => formatDateTime(row.sendTime),
+    },
+    {
+      title: t('announcement.readFlag'),
+      dataIndex: 'readFlag',
+      width: 100,
+      valueEnum: {
+        '0': { text: t('announcement.readFlags.0') },
+        '1': { text: t('announcement.readFlags.1') },
+      },
+      render: (_, row) => (
+        <Badge
+          status={row.readFlag === '1' ? 'default' : 'processing'}
+          text={t(`announcement.readFlags.${row.readFlag}`)}
+          data-testid="my-announcement-read"
+        />
+      ),
+    },
+  ];
+
+  return (
+    <Card styles={{ body: { paddingTop: 8 } }} data-testid="my-announcement-page">
+      <ProTable<TUserAnnouncement, Search>
+        rowKey="sendId"
+        columns={columns}
+        dataSource={list.data?.records ?? []}
+        loading={list.isFetching}
+        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        onSubmit={(values) =>
+          setParams((p) => ({
+            ...p,
+            pageNo: 1,
+            titile: values.titile?.trim() || undefined,
+            msgCategory: values.msgCategory,
+            readFlag: values.readFlag,
+            priority: values.priority,
+          }))
+        }
+        onReset={() => setParams(DEFAULT_PARAMS)}
+        options={{ reload: () => void list.refetch(), density: true, setting: true }}
+        cardProps={{ bodyStyle: { padding: 0 } }}
+        scroll={{ x: 910 }}
+        toolBarRender={() => [
+          <Button
+            key="readAll"
+            onClick={() => void readAll()}
+            data-testid="my-announcement-read-all"
+          >
+            {t('announcement.readAll')}
+          </Button>,
+        ]}
+        pagination={{
+          current: params.pageNo,
+          pageSize: params.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
+          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
+        }}
+        data-testid="my-announcement-table"
+      />
+      <AnnouncementDetailModal announcement={detail} onClose={() => setDetail(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,123 @@
+import {
+  WS_CLOSE_UNAUTHORIZED,
+  WS_HEARTBEAT_MS,
+  WS_RECONNECT_MS,
+  WS_TOKEN_PROTOCOL,
+} from '@blrms/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RealtimeClient } from './realtime-client';
+
+/** A stand-in for the browser's WebSocket that the test opens, feeds and closes. */
+class FakeSocket {
+  static readonly OPEN = 1;
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  onclose: ((e: { code: number }) => void) | null = null;
+  onerror: (() => void) | null = null;
+
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {
+    FakeSocket.all.push(this);
+  }
+  send(text: string) {
+    this.sent.push(text);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop(code = 1006) {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
+}
+
+const latest = () => FakeSocket.all.at(-1) as FakeSocket;
+const TARGET = { userId: 'a'.repeat(32), token: 'secret-token' };
+
+describe('RealtimeClient (spec sections 4 and 9)', () => {
+  let client: RealtimeClient;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('window', globalThis);
+    client = new RealtimeClient((userId) => `ws://console/api/websocket/${userId}`);
+  });
+  afterEach(() => {
+    client.stop();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('offers the token as a subprotocol, never in the URL', () => {
+    client.start(TARGET);
+    expect(latest().url).toBe(`ws://console/api/websocket/${TARGET.userId}`);
+    expect(latest().protocols).toEqual([WS_TOKEN_PROTOCOL, 'secret-token']);
+  });
+
+  it('sends a heartbeat after 20 s of silence, and not while messages arrive', () => {
+    client.start(TARGET);
+    latest().open();
+    vi.advanceTimersByTime(WS_HEARTBEAT_MS - 1000);
+    latest().receive({ type: 'heartbeat' });
+    vi.advanceTimersByTime(WS_HEARTBEAT_MS - 1000);
+    expect(latest().sent).toEqual([]);
+    vi.advanceTimersByTime(1000);
+    expect(latest().sent).toEqual([JSON.stringify({ type: 'heartbeat' })]);
+  });
+
+  it('hands each message to the subscribers of its type only, across reconnects', () => {
+    const topics: unknown[] = [];
+    const users: unknown[] = [];
+    client.subscribe('topic', (m) => topics.push(m.msgId));
+    client.subscribe('user', (m) => users.push(m.cmd));
+    client.start(TARGET);
+    latest().open();
+    const id = 'b'.repeat(32);
+    latest().receive({ type: 'topic', msgId: id, msgTxt: 'x', cmd: 'publish' });
+    latest().receive({ type: 'device-status', sn: 'R40' });
+    latest().onmessage?.({ data: 'not json' });
+
+    latest().drop();
+    vi.advanceTimersByTime(WS_RECONNECT_MS);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().open();
+    latest().receive({ type: 'user', msgId: id, msgTxt: 'x', cmd: 'read' });
+    expect(topics).toEqual([id]);
+    expect(users).toEqual(['read']);
+  });
+
+  it('reconnects 5 s after a close, and reports its status', () => {
+    const statuses: string[] = [];
+    client.onStatus(() => statuses.push(client.status));
+    client.start(TARGET);
+    latest().open();
+    latest().drop();
+    vi.advanceTimersByTime(WS_RECONNECT_MS - 1);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().open();
+    expect(statuses).toEqual(['connecting', 'open', 'down', 'open']);
+  });
+
+  it('does not retry a session the server refused', () => {
+    client.start(TARGET);
+    latest().drop(WS_CLOSE_UNAUTHORIZED);
+    vi.advanceTimersByTime(WS_RECONNECT_MS * 3);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(client.status).toBe('down');
+  });
+});

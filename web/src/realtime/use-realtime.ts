@@ -1,0 +1,42 @@
+import type { TServerMessage, TServerMessageType } from '@blrms/contracts';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { getToken } from '../api/session';
+import { useLoginUser } from '../shared/use-login-user';
+import { realtime, type RealtimeStatus } from './realtime-client';
+
+/** Calls `handler` for every websocket message of one of `types`, while mounted. */
+export function useRealtimeMessage<T extends TServerMessageType>(
+  types: readonly T[],
+  handler: (message: Extract<TServerMessage, { type: T }>) => void,
+): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  const key = types.join(',');
+  useEffect(() => {
+    const offs = key
+      .split(',')
+      .map((type) => realtime.subscribe(type as T, (message) => latest.current(message)));
+    return () => offs.forEach((off) => off());
+  }, [key]);
+}
+
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(
+    (listener) => realtime.onStatus(listener),
+    () => realtime.status,
+  );
+}
+
+/** Keeps the tab's websocket open for the logged-in user while the console is shown. */
+export function useRealtimeConnection(): void {
+  const user = useLoginUser();
+  const userId = user?.id;
+  useEffect(() => {
+    const token = getToken();
+    if (!userId || !token) return;
+    realtime.start({ userId, token });
+    return () => realtime.stop();
+  }, [userId]);
+}
