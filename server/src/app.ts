@@ -27,6 +27,12 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { HealthService } from './modules/health/health.service.js';
 import { LogRepository } from './modules/log/log.repository.js';
 import { logRoutes } from './modules/log/log.routes.js';
+import { DepartRepository } from './modules/depart/depart.repository.js';
+import { departRoutes } from './modules/depart/depart.routes.js';
+import { DepartService } from './modules/depart/depart.service.js';
+import { PositionRepository } from './modules/position/position.repository.js';
+import { positionRoutes } from './modules/position/position.routes.js';
+import { PositionService } from './modules/position/position.service.js';
 import { LogService } from './modules/log/log.service.js';
 import { registerOperationLog } from './modules/log/operation-log.hook.js';
 import { permissionRoutes } from './modules/permission/permission.routes.js';
@@ -189,6 +195,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         duplicateCheckRoutes(new DuplicateCheckService(new DuplicateCheckRepository(db))),
       );
       await api.register(logRoutes(logs));
+      await api.register(
+        departRoutes(new DepartService(new DepartRepository(db), permissions, bus, clock)),
+      );
+      await api.register(
+        positionRoutes(
+          new PositionService(
+            new PositionRepository(db),
+            new DictService(new DictRepository(db)),
+            clock,
+          ),
+        ),
+      );
     },
     { prefix: API },
   );

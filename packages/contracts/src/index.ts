@@ -5,3 +5,4 @@ export * from './dict.js';
 export * from './sys.js';
 export * from './device.js';
 export * from './data-rule.js';
+export * from './organisation.js';

@@ -62,6 +62,66 @@ const CATALOGUE = {
     'zh-CN': (p) => `password: ${WEAK_PASSWORD_REASON_ZH[p.reason as WeakPasswordReason]}`,
     'en-US': (p) => `password: ${WEAK_PASSWORD_REASON_EN[p.reason as WeakPasswordReason]}`,
   },
+  // Organisation: departments, department roles, positions, companies (issue 6, helper C).
+  orgSaved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
+  orgDeleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
+  orgDepartHasChildren: {
+    'zh-CN': '该部门下还有子部门，请先删除子部门',
+    'en-US': 'This department has sub-departments: delete them first',
+  },
+  orgDepartHasMembers: {
+    'zh-CN': (p) => `该部门下还有 ${p.count} 名成员，请先移除成员`,
+    'en-US': (p) => `This department still has ${p.count} members: remove them first`,
+  },
+  orgCodeExhausted: {
+    'zh-CN': '同级部门数量已达上限',
+    'en-US': 'No more departments can be added at this level',
+  },
+  orgNotMember: {
+    'zh-CN': 'userIds: 用户不是该部门的成员',
+    'en-US': 'userIds: the user is not a member of this department',
+  },
+  orgBeyondYourPermissions: {
+    'zh-CN': 'permissionIds: 不能授予您自己没有的权限',
+    'en-US': 'permissionIds: you cannot grant a permission you do not hold',
+  },
+  orgBeyondDepartPermissions: {
+    'zh-CN': 'permissionIds: 超出了部门的权限范围',
+    'en-US': "permissionIds: beyond the department's permissions",
+  },
+  orgDepartRoleCodeTaken: {
+    'zh-CN': 'roleCode: 该部门下已存在此角色编码',
+    'en-US': 'roleCode: this department already has a role with this code',
+  },
+  orgPositionCodeTaken: {
+    'zh-CN': 'code: 职务编码已存在',
+    'en-US': 'code: this position code already exists',
+  },
+  orgPostRankInvalid: {
+    'zh-CN': 'postRank: 不是有效的职级',
+    'en-US': 'postRank: not a valid rank',
+  },
+  orgCompanyCodeTaken: {
+    'zh-CN': 'code: 客户编码已存在',
+    'en-US': 'code: this company code already exists',
+  },
+  orgAdminTaken: {
+    'zh-CN': (p) =>
+      `admin.${p.field}: ${p.field === 'username' ? '用户名' : p.field === 'phone' ? '手机号' : '邮箱'}已存在`,
+    'en-US': (p) => `admin.${p.field}: this ${p.field} already exists`,
+  },
+  orgPlatformCompanyFixed: {
+    'zh-CN': '平台公司不能冻结',
+    'en-US': 'The platform company cannot be frozen',
+  },
+  orgPlatformAdminOnly: {
+    'zh-CN': '只有平台管理员可以管理客户',
+    'en-US': 'Only platform administrators manage companies',
+  },
+  companyFrozen: {
+    'zh-CN': '该公司已冻结，无法登录',
+    'en-US': 'This company is frozen: its users cannot log in',
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;
