@@ -17,6 +17,16 @@ import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CaptchaService, type CaptchaText } from './modules/auth/captcha.service.js';
+import { AccountRepository } from './modules/account/account.repository.js';
+import { accountRoutes, type AccountRateLimits } from './modules/account/account.routes.js';
+import { AccountService } from './modules/account/account.service.js';
+import { SmsSettingsService } from './modules/account/sms-settings.service.js';
+import { VerifyCodeService } from './modules/account/verify-code.service.js';
+import { CheckRuleRepository } from './modules/check-rule/check-rule.repository.js';
+import { checkRuleRoutes } from './modules/check-rule/check-rule.routes.js';
+import { CheckRuleService } from './modules/check-rule/check-rule.service.js';
+import { OutboxMailer, SmtpMailer, type Mailer } from './platform/mail/mail.js';
+import { Outbox } from './platform/mail/outbox.js';
 import { DictRepository } from './modules/dict/dict.repository.js';
 import { dictRoutes } from './modules/dict/dict.routes.js';
 import { DictService } from './modules/dict/dict.service.js';
@@ -66,6 +76,8 @@ export interface AppOptions {
   /** An event bus to use instead of the one the config names (tests publish on it). */
   bus?: Bus;
   rateLimits?: Partial<AuthRateLimits>;
+  /** Per-IP limits of the public account endpoints (register, SMS, reset). */
+  accountRateLimits?: Partial<AccountRateLimits>;
   /** Where the seed shows the generated admin password. */
   announce?: (line: string) => void;
   logger?: FastifyServerOptions['logger'];
@@ -160,6 +172,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config.captcha,
   );
 
+  const accountRepository = new AccountRepository(db);
+  const outbox = new Outbox(path.join(config.dataDir, 'outbox'));
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl)
+    : new OutboxMailer(outbox, app.log, clock);
+  const smsSettings = new SmsSettingsService(accountRepository, outbox, app.log, clock);
+  const accounts = new AccountService(
+    accountRepository,
+    new VerifyCodeService(accountRepository, clock),
+    mailer,
+    smsSettings,
+    auth,
+    sessions,
+    hasher,
+    clock,
+  );
+
   app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
   const flushOperationLog = registerOperationLog(app, logs);
 
@@ -195,6 +224,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         duplicateCheckRoutes(new DuplicateCheckService(new DuplicateCheckRepository(db))),
       );
       await api.register(logRoutes(logs));
+      await api.register(
+        accountRoutes(accounts, smsSettings, {
+          sendCode: 10,
+          verify: 20,
+          check: 60,
+          ...options.accountRateLimits,
+        }),
+      );
+      await api.register(checkRuleRoutes(new CheckRuleService(new CheckRuleRepository(db), clock)));
       await api.register(
         departRoutes(new DepartService(new DepartRepository(db), permissions, bus, clock)),
       );

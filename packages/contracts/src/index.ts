@@ -6,3 +6,4 @@ export * from './sys.js';
 export * from './device.js';
 export * from './data-rule.js';
 export * from './organisation.js';
+export * from './account.js';

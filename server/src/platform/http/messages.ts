@@ -122,6 +122,48 @@ const CATALOGUE = {
     'zh-CN': '该公司已冻结，无法登录',
     'en-US': 'This company is frozen: its users cannot log in',
   },
+  // Self-service accounts (register, phone login, password reset) and check rules.
+  usernameExists: { 'zh-CN': '用户名已存在!', 'en-US': 'Username already exists!' },
+  emailExists: { 'zh-CN': '邮箱已存在!', 'en-US': 'Email already exists!' },
+  phoneExists: { 'zh-CN': '手机号已存在!', 'en-US': 'Contact number already exists!' },
+  registerFieldAvailable: { 'zh-CN': '该值可用', 'en-US': 'Available' },
+  codeInvalid: { 'zh-CN': '验证码错误或已失效', 'en-US': 'Invalid verification code' },
+  codeTooSoon: {
+    'zh-CN': (p) => `验证码发送过于频繁，请${p.seconds}秒后再试`,
+    'en-US': (p) => `A code was just sent: try again in ${p.seconds} seconds`,
+  },
+  codeTooMany: {
+    'zh-CN': '该号码或邮箱的验证码请求过多，请一小时后再试',
+    'en-US': 'Too many codes for this address: try again in an hour',
+  },
+  codeSent: { 'zh-CN': '验证码已发送', 'en-US': 'Verification code sent' },
+  codeSentIfKnown: {
+    'zh-CN': '如果该号码或邮箱属于某个账号，验证码已发送',
+    'en-US': 'If an account uses this address, a verification code has been sent',
+  },
+  codeMailSubject: { 'zh-CN': 'BLRMS 验证码', 'en-US': 'Your BLRMS verification code' },
+  codeText: {
+    'zh-CN': (p) => `【BLRMS】您的验证码是 ${p.code}，${p.minutes} 分钟内有效，请勿告诉他人。`,
+    'en-US': (p) =>
+      `[BLRMS] Your verification code is ${p.code}. It is valid for ${p.minutes} minutes; do not share it.`,
+  },
+  smsUnavailable: {
+    'zh-CN': '短信服务暂不可用，请稍后再试',
+    'en-US': 'The SMS service is unavailable, please try again later',
+  },
+  registerSucceeded: { 'zh-CN': '注册成功', 'en-US': 'Registration succeeded' },
+  passwordResetSucceeded: { 'zh-CN': '密码重置成功!', 'en-US': 'Password reset successful!' },
+  smsSettingsSaved: { 'zh-CN': '短信设置已保存', 'en-US': 'SMS settings saved' },
+  checkRulePassed: { 'zh-CN': '校验通过', 'en-US': 'Valid' },
+  checkRuleMismatch: { 'zh-CN': (p) => String(p.text), 'en-US': (p) => String(p.text) },
+  checkRuleNotFound: { 'zh-CN': '校验规则不存在', 'en-US': 'Check rule not found' },
+  checkRuleCodeExists: { 'zh-CN': '规则编码已存在', 'en-US': 'Rule code already exists' },
+  checkRulePatternUnsafe: {
+    'zh-CN': (p) => `rules.${p.index}.pattern: 不是有效的 RE2 正则表达式（${p.detail}）`,
+    'en-US': (p) => `rules.${p.index}.pattern: not a valid RE2 regular expression (${p.detail})`,
+  },
+  checkRuleSaved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
+  checkRuleDeleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;
