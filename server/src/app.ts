@@ -43,6 +43,9 @@ import { DepartService } from './modules/depart/depart.service.js';
 import { PositionRepository } from './modules/position/position.repository.js';
 import { positionRoutes } from './modules/position/position.routes.js';
 import { PositionService } from './modules/position/position.service.js';
+import { CompanyRepository } from './modules/company/company.repository.js';
+import { companyRoutes } from './modules/company/company.routes.js';
+import { CompanyService } from './modules/company/company.service.js';
 import { LogService } from './modules/log/log.service.js';
 import { registerOperationLog } from './modules/log/operation-log.hook.js';
 import { permissionRoutes } from './modules/permission/permission.routes.js';
@@ -244,6 +247,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             clock,
           ),
         ),
+      );
+      await api.register(
+        companyRoutes(new CompanyService(new CompanyRepository(db), sessions, hasher, clock)),
       );
     },
     { prefix: API },
