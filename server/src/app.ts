@@ -53,6 +53,15 @@ import { UserPermissionService } from './modules/permission/permission.service.j
 import { UserRepository } from './modules/user/user.repository.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserService } from './modules/user/user.service.js';
+import { PermissionAdminRepository } from './modules/permission/permission-admin.repository.js';
+import { permissionAdminRoutes } from './modules/permission/permission-admin.routes.js';
+import { PermissionAdminService } from './modules/permission/permission-admin.service.js';
+import { RoleRepository } from './modules/role/role.repository.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { RoleService } from './modules/role/role.service.js';
+import { UserAdminRepository } from './modules/user/user-admin.repository.js';
+import { userAdminRoutes } from './modules/user/user-admin.routes.js';
+import { UserAdminService } from './modules/user/user-admin.service.js';
 import { registerGuard, type Access } from './platform/auth/guard.js';
 import { PasswordHasher, type HashCost } from './platform/auth/passwords.js';
 import { PermissionService } from './platform/auth/permissions.js';
@@ -227,6 +236,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         duplicateCheckRoutes(new DuplicateCheckService(new DuplicateCheckRepository(db))),
       );
       await api.register(logRoutes(logs));
+      await api.register(
+        userAdminRoutes(
+          new UserAdminService(
+            new UserAdminRepository(db),
+            permissions,
+            sessions,
+            hasher,
+            bus,
+            clock,
+          ),
+        ),
+      );
+      await api.register(
+        roleRoutes(new RoleService(new RoleRepository(db), permissions, bus, clock)),
+      );
+      await api.register(
+        permissionAdminRoutes(
+          new PermissionAdminService(new PermissionAdminRepository(db), permissions, bus, clock),
+        ),
+      );
       await api.register(
         accountRoutes(accounts, smsSettings, {
           sendCode: 10,

@@ -5,5 +5,6 @@ export * from './dict.js';
 export * from './sys.js';
 export * from './device.js';
 export * from './data-rule.js';
+export * from './admin.js';
 export * from './organisation.js';
 export * from './account.js';

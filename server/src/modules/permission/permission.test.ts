@@ -24,8 +24,8 @@ describe('getUserPermissionByToken', () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(admin) });
     expect(res.statusCode).toBe(200);
     const { menu, auth, allAuth } = res.json().result;
-    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'system']);
-    const [home, system] = menu as TMenuItem[];
+    expect(menu.map((m: TMenuItem) => m.name)).toEqual(['dashboard-analysis', 'account', 'system']);
+    const [home, , system] = menu as TMenuItem[];
     expect(home).toMatchObject({
       path: '/dashboard/analysis',
       component: 'dashboard/Analysis',
@@ -62,7 +62,20 @@ describe('getUserPermissionByToken', () => {
       url: URL,
       headers: authHeaders(admin, { 'accept-language': 'en-US,en;q=0.9' }),
     });
-    expect(titles(res.json().result.menu)).toEqual(['Home', 'System management', 'Backend logs']);
+    const menu: TMenuItem[] = res.json().result.menu;
+    expect(menu.map((m) => m.meta.title)).toEqual([
+      'Home',
+      'Account permissions',
+      'System management',
+    ]);
+    expect(titles(menu)).toEqual(
+      expect.arrayContaining([
+        'Login account',
+        'Role management',
+        'Menu permissions',
+        'Backend logs',
+      ]),
+    );
   });
 
   it('gives the operator Home only and no log permission', async () => {

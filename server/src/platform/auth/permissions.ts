@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -10,6 +11,14 @@ export interface Grants {
   /** Granted permission rows, in catalogue order. */
   rows: PermissionRow[];
   codes: ReadonlySet<string>;
+  ids: ReadonlySet<string>;
+  /** Holds the platform company's admin role: every permission, in every company. */
+  platformAdmin: boolean;
+  /**
+   * Fingerprint of the granted rows as the menu shows them. Sent with every signed-in response so
+   * the console can tell its menu is stale without polling; equal on every node for equal grants.
+   */
+  version: string;
 }
 
 const CACHE_TTL_MS = 60_000;
@@ -68,7 +77,11 @@ export class PermissionService {
     const codes = new Set(
       rows.flatMap((p) => (p.perms ? p.perms.split(',').map((c) => c.trim()) : [])),
     );
-    return { rows, codes };
+    const version = createHash('sha256')
+      .update(JSON.stringify(rows))
+      .digest('base64url')
+      .slice(0, 16);
+    return { rows, codes, ids: new Set(rows.map((r) => r.id)), platformAdmin: all, version };
   }
 
   private invalidate(userId: string | undefined): void {

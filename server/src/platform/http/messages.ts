@@ -122,6 +122,98 @@ const CATALOGUE = {
     'zh-CN': '该公司已冻结，无法登录',
     'en-US': 'This company is frozen: its users cannot log in',
   },
+  // Administration of login accounts, roles and the menu catalogue (issue 6, helper B).
+  adminSaved: { 'zh-CN': '保存成功！', 'en-US': 'Saved' },
+  adminDeleted: { 'zh-CN': '删除成功!', 'en-US': 'Deleted' },
+  adminPasswordReset: {
+    'zh-CN': '密码已重置，该用户需要重新登录',
+    'en-US': 'Password reset: the user must log in again',
+  },
+  adminImported: {
+    'zh-CN': (p) => `导入完成：新增 ${p.created} 个用户`,
+    'en-US': (p) => `Import finished: ${p.created} users added`,
+  },
+  adminImportBadFile: {
+    'zh-CN': 'file: 请上传含 username 列的 XLSX 或 CSV 文件',
+    'en-US': 'file: upload an XLSX or CSV file with a username column',
+  },
+  adminImportTooLarge: {
+    'zh-CN': (p) => `file: 一次最多导入 ${p.max} 行`,
+    'en-US': (p) => `file: at most ${p.max} rows per import`,
+  },
+  adminImportInvalid: {
+    'zh-CN': (p) => `${p.field}: 格式不正确`,
+    'en-US': (p) => `${p.field}: invalid format`,
+  },
+  adminBadIds: { 'zh-CN': 'ids: 不是有效的 ID 列表', 'en-US': 'ids: not a valid list of ids' },
+  adminNotInCompany: {
+    'zh-CN': (p) => `${p.field}: 含有不属于该公司的项`,
+    'en-US': (p) => `${p.field}: contains an entry of another company`,
+  },
+  adminPlatformOnly: {
+    'zh-CN': '拒绝访问：仅平台管理员可执行此操作',
+    'en-US': 'Access denied: platform administrators only',
+  },
+  adminNotOnYourself: {
+    'zh-CN': '不能对自己的账号执行此操作',
+    'en-US': 'You cannot do this to your own account',
+  },
+  adminLastAdmin: {
+    'zh-CN': '不能删除、冻结或撤销最后一个管理员',
+    'en-US': 'The last administrator cannot be deleted, frozen or demoted',
+  },
+  adminUserOutranks: {
+    'zh-CN': '拒绝访问：该用户拥有您没有的权限',
+    'en-US': 'Access denied: this user holds permissions you do not have',
+  },
+  adminPermissionNotHeld: {
+    'zh-CN': '拒绝访问：不能授予或收回您自己没有的权限',
+    'en-US': 'Access denied: you cannot grant or revoke permissions you do not hold',
+  },
+  adminRoleCodeTaken: {
+    'zh-CN': 'roleCode: 角色编码已存在',
+    'en-US': 'roleCode: this role code already exists',
+  },
+  adminRoleProtected: {
+    'zh-CN': '管理员角色不能删除或修改编码与授权',
+    'en-US': 'The admin role cannot be deleted, recoded or re-authorised',
+  },
+  adminUnknownPermission: {
+    'zh-CN': (p) => `${p.field}: 含有不存在的权限`,
+    'en-US': (p) => `${p.field}: contains an unknown permission`,
+  },
+  adminUnknownRule: {
+    'zh-CN': (p) => `${p.field}: 含有不属于该权限的数据规则`,
+    'en-US': (p) => `${p.field}: contains a rule of another permission`,
+  },
+  adminRuleNotGranted: {
+    'zh-CN': 'permissionId: 该角色未被授予此权限',
+    'en-US': 'permissionId: the role is not granted this permission',
+  },
+  adminPermissionParent: {
+    'zh-CN': 'parentId: 上级菜单无效（按钮必须属于菜单，且不能成环）',
+    'en-US': 'parentId: invalid parent (a button needs a menu parent; no cycles)',
+  },
+  adminFieldRequired: {
+    'zh-CN': (p) => `${p.field}: 不能为空`,
+    'en-US': (p) => `${p.field}: is required`,
+  },
+  adminPermsTaken: {
+    'zh-CN': 'perms: 授权标识已存在',
+    'en-US': 'perms: this permission code already exists',
+  },
+  adminNoRuleColumns: {
+    'zh-CN': '该权限没有可用于数据规则的字段',
+    'en-US': 'This permission has no columns data rules may use',
+  },
+  adminRuleColumn: {
+    'zh-CN': (p) => `ruleColumn: 只能是 ${p.columns}`,
+    'en-US': (p) => `ruleColumn: must be one of ${p.columns}`,
+  },
+  adminRuleVariable: {
+    'zh-CN': (p) => `ruleValue: 变量只能是 ${p.variables}`,
+    'en-US': (p) => `ruleValue: variables must be one of ${p.variables}`,
+  },
   // Self-service accounts (register, phone login, password reset) and check rules.
   usernameExists: { 'zh-CN': '用户名已存在!', 'en-US': 'Username already exists!' },
   emailExists: { 'zh-CN': '邮箱已存在!', 'en-US': 'Email already exists!' },
