@@ -12,6 +12,9 @@ export const NotFoundPage = lazy(() => import('../features/exception/NotFoundPag
 const LOADERS: Record<string, () => Promise<PageModule>> = {
   'dashboard/Analysis': () => import('../features/dashboard/AnalysisPage'),
   'system/LogList': () => import('../features/system-log/LogListPage'),
+  'account/DepartList': () => import('../features/account-depart/DepartListPage'),
+  'account/PositionList': () => import('../features/account-position/PositionListPage'),
+  'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */
