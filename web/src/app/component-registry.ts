@@ -14,6 +14,9 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'system/LogList': () => import('../features/system-log/LogListPage'),
   'account/DepartList': () => import('../features/account-depart/DepartListPage'),
   'account/PositionList': () => import('../features/account-position/PositionListPage'),
+  'account/UserList': () => import('../features/account-user/UserListPage'),
+  'account/RoleList': () => import('../features/account-role/RoleListPage'),
+  'account/PermissionList': () => import('../features/account-permission/PermissionListPage'),
   'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
 };
 

@@ -213,7 +213,7 @@ export const MENU: SeedPermission[] = [
     url: '/account/role',
     component_name: 'account-role',
     component: 'account/RoleList',
-    icon: 'solution',
+    icon: 'safety',
     perms: 'account:role:list',
     sort_no: 20,
     is_leaf: 0,
