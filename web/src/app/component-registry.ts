@@ -18,6 +18,7 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'account/RoleList': () => import('../features/account-role/RoleListPage'),
   'account/PermissionList': () => import('../features/account-permission/PermissionListPage'),
   'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
+  'system/CheckRuleList': () => import('../features/check-rule/CheckRuleListPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

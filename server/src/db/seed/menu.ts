@@ -391,7 +391,7 @@ export const MENU: SeedPermission[] = [
     url: '/system/checkRule',
     component_name: 'system-check-rule',
     component: 'system/CheckRuleList',
-    icon: 'safety-certificate',
+    icon: 'safety',
     perms: 'system:checkrule:list',
     sort_no: 20,
     is_leaf: 0,
