@@ -61,6 +61,12 @@ async function tick(scope: Locator, title: string): Promise<void> {
     .click();
 }
 
+/** A multiple select stays open after a pick; clicking the dialog's title closes it. */
+async function closeDropdown(dialog: Locator): Promise<void> {
+  await dialog.locator('.ant-modal-title').click();
+  await gone(dialog.page().locator('.ant-select-dropdown:visible'));
+}
+
 async function confirm(dialog: Locator): Promise<void> {
   await dialog.getByRole('button', { name: /^(确 定|OK)$/ }).click();
   await gone(dialog);
@@ -107,6 +113,7 @@ describe('organisational structure', () => {
       .locator('.ant-select-dropdown:visible')
       .getByTitle('成员甲 (deptmember)', { exact: true })
       .click();
+    await closeDropdown(add);
     await confirm(add);
     await seen(departPage.getByTestId('depart-members').getByRole('cell', { name: 'deptmember' }));
 
@@ -145,6 +152,7 @@ describe('organisational structure', () => {
       .locator('.ant-select-dropdown:visible')
       .getByTitle('成员甲 (deptmember)', { exact: true })
       .click();
+    await closeDropdown(users);
     await confirm(users);
 
     const member = await userPage(MEMBER.username, MEMBER.password);

@@ -17,6 +17,7 @@ export function DepartFormModal({ open, parent, onClose, onSubmit }: Props) {
   const categories = useCategoryOptions();
   return (
     <ModalForm<TDepartAdd>
+      name="departAdd"
       key={parent?.id ?? 'top'}
       title={parent ? t('departAdmin.addChild') : t('departAdmin.addTop')}
       open={open}
@@ -39,20 +40,13 @@ export function DepartFormModal({ open, parent, onClose, onSubmit }: Props) {
         name="departName"
         label={t('departAdmin.name')}
         rules={[{ required: true, message: t('departAdmin.nameRequired') }, { max: 100 }]}
-        fieldProps={{ id: 'depart-name' }}
       />
-      <ProFormText
-        name="departNameEn"
-        label={t('departAdmin.nameEn')}
-        rules={[{ max: 100 }]}
-        fieldProps={{ id: 'depart-name-en' }}
-      />
+      <ProFormText name="departNameEn" label={t('departAdmin.nameEn')} rules={[{ max: 100 }]} />
       <ProFormSelect
         name="orgCategory"
         label={t('departAdmin.category')}
         rules={[{ required: true }]}
         options={categories}
-        fieldProps={{ id: 'depart-category' }}
       />
       <ProFormDigit
         name="departOrder"

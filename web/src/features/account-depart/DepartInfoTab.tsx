@@ -19,6 +19,7 @@ export function DepartInfoTab({ depart, canEdit, onSave }: Props) {
         <Descriptions.Item label={t('departAdmin.orgCode')}>{depart.orgCode}</Descriptions.Item>
       </Descriptions>
       <ProForm<Omit<TDepartEdit, 'id'>>
+        name="departEdit"
         key={depart.id}
         disabled={!canEdit}
         submitter={

@@ -189,6 +189,7 @@ export function DepartRolesTab({
         data-testid="depart-roles"
       />
       <ModalForm<RoleValues>
+        name="departRole"
         key={form.editing?.id ?? 'new'}
         title={form.editing ? t('departAdmin.editRole') : t('departAdmin.addRole')}
         open={form.open}
@@ -215,7 +216,6 @@ export function DepartRolesTab({
           name="roleName"
           label={t('departAdmin.roleName')}
           rules={[{ required: true, message: t('departAdmin.roleNameRequired') }, { max: 100 }]}
-          fieldProps={{ id: 'depart-role-name' }}
         />
         <ProFormText
           name="roleCode"
@@ -224,7 +224,6 @@ export function DepartRolesTab({
             { required: true, message: t('departAdmin.roleCodeRequired') },
             { pattern: /^[A-Za-z0-9_-]{1,64}$/, message: t('departAdmin.roleCodeRule') },
           ]}
-          fieldProps={{ id: 'depart-role-code' }}
         />
       </ModalForm>
       <RolePermissionModal

@@ -14,6 +14,7 @@ export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: P
   const { t } = useTranslation();
   return (
     <ModalForm<TPositionAdd>
+      name="position"
       key={editing?.id ?? 'new'}
       title={editing ? t('position.edit') : t('position.add')}
       open={open}
@@ -39,20 +40,17 @@ export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: P
           { pattern: /^[A-Za-z0-9_-]+$/, message: t('position.codeRule') },
           { max: 64 },
         ]}
-        fieldProps={{ id: 'position-code' }}
       />
       <ProFormText
         name="name"
         label={t('position.name')}
         rules={[{ required: true, message: t('position.nameRequired') }, { max: 100 }]}
-        fieldProps={{ id: 'position-name' }}
       />
       <ProFormSelect
         name="postRank"
         label={t('position.rank')}
         rules={[{ required: true, message: t('position.rankRequired') }]}
         options={ranks.map((r) => ({ value: r.value, label: r.text }))}
-        fieldProps={{ id: 'position-rank' }}
       />
     </ModalForm>
   );

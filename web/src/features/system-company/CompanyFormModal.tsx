@@ -1,4 +1,4 @@
-import { ModalForm, ProFormGroup, ProFormText } from '@ant-design/pro-components';
+import { ModalForm, ProFormText } from '@ant-design/pro-components';
 import type { TCompany, TCompanyAdd } from '@blrms/contracts';
 import { PASSWORD_MIN_LENGTH } from '@blrms/contracts';
 import { Alert, Divider } from 'antd';
@@ -24,10 +24,11 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onRename }: Pr
   };
   return (
     <ModalForm<TCompanyAdd>
+      name="company"
       key={editing?.id ?? 'new'}
       title={editing ? t('company.edit') : t('company.add')}
       open={open}
-      width={560}
+      width={480}
       modalProps={{ destroyOnHidden: true, onCancel: close }}
       initialValues={editing ? { name: editing.name, code: editing.code } : undefined}
       onFinish={async (values) => {
@@ -53,81 +54,62 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onRename }: Pr
           data-testid="company-form-error"
         />
       )}
-      <ProFormGroup>
-        <ProFormText
-          name="name"
-          label={t('company.name')}
-          width="md"
-          rules={[{ required: true, message: t('company.nameRequired') }, { max: 100 }]}
-          fieldProps={{ id: 'company-name' }}
-        />
-        <ProFormText
-          name="code"
-          label={t('company.code')}
-          width="md"
-          disabled={editing !== null}
-          tooltip={t('company.codeHint')}
-          rules={[
-            { required: true, message: t('company.codeRequired') },
-            { pattern: /^[a-z0-9-]{2,64}$/, message: t('company.codeRule') },
-          ]}
-          fieldProps={{ id: 'company-code' }}
-        />
-      </ProFormGroup>
+      <ProFormText
+        name="name"
+        label={t('company.name')}
+        rules={[{ required: true, message: t('company.nameRequired') }, { max: 100 }]}
+      />
+      <ProFormText
+        name="code"
+        label={t('company.code')}
+        disabled={editing !== null}
+        tooltip={t('company.codeHint')}
+        rules={[
+          { required: true, message: t('company.codeRequired') },
+          { pattern: /^[a-z0-9-]{2,64}$/, message: t('company.codeRule') },
+        ]}
+      />
       {!editing && (
         <>
           <Divider orientation="left" plain>
             {t('company.firstAdmin')}
           </Divider>
-          <ProFormGroup>
-            <ProFormText
-              name={['admin', 'username']}
-              label={t('company.adminUsername')}
-              width="md"
-              rules={[
-                { required: true, message: t('company.adminUsernameRequired') },
-                { pattern: /^[A-Za-z0-9]{1,32}$/, message: t('company.adminUsernameRule') },
-              ]}
-              fieldProps={{ id: 'company-admin-username', autoComplete: 'off' }}
-            />
-            <ProFormText
-              name={['admin', 'realname']}
-              label={t('company.adminRealname')}
-              width="md"
-              rules={[
-                { required: true, message: t('company.adminRealnameRequired') },
-                { max: 100 },
-              ]}
-              fieldProps={{ id: 'company-admin-realname' }}
-            />
-            <ProFormText.Password
-              name={['admin', 'password']}
-              label={t('company.adminPassword')}
-              width="md"
-              rules={[
-                { required: true, message: t('company.adminPasswordRequired') },
-                {
-                  min: PASSWORD_MIN_LENGTH,
-                  message: t('company.adminPasswordRule', { n: PASSWORD_MIN_LENGTH }),
-                },
-              ]}
-              fieldProps={{ id: 'company-admin-password', autoComplete: 'new-password' }}
-            />
-            <ProFormText
-              name={['admin', 'phone']}
-              label={t('company.adminPhone')}
-              width="md"
-              rules={[{ pattern: /^1[3-9]\d{9}$/, message: t('company.adminPhoneRule') }]}
-              fieldProps={{ id: 'company-admin-phone' }}
-            />
-            <ProFormText
-              name={['admin', 'email']}
-              label={t('company.adminEmail')}
-              width="md"
-              rules={[{ type: 'email', message: t('company.adminEmailRule') }]}
-              fieldProps={{ id: 'company-admin-email' }}
-            />
-          </ProFormGroup>
+          <ProFormText
+            name={['admin', 'username']}
+            label={t('company.adminUsername')}
+            rules={[
+              { required: true, message: t('company.adminUsernameRequired') },
+              { pattern: /^[A-Za-z0-9]{1,32}$/, message: t('company.adminUsernameRule') },
+            ]}
+            fieldProps={{ autoComplete: 'off' }}
+          />
+          <ProFormText
+            name={['admin', 'realname']}
+            label={t('company.adminRealname')}
+            rules={[{ required: true, message: t('company.adminRealnameRequired') }, { max: 100 }]}
+          />
+          <ProFormText.Password
+            name={['admin', 'password']}
+            label={t('company.adminPassword')}
+            rules={[
+              { required: true, message: t('company.adminPasswordRequired') },
+              {
+                min: PASSWORD_MIN_LENGTH,
+                message: t('company.adminPasswordRule', { n: PASSWORD_MIN_LENGTH }),
+              },
+            ]}
+            fieldProps={{ autoComplete: 'new-password' }}
+          />
+          <ProFormText
+            name={['admin', 'phone']}
+            label={t('company.adminPhone')}
+            rules={[{ pattern: /^1[3-9]\d{9}$/, message: t('company.adminPhoneRule') }]}
+          />
+          <ProFormText
+            name={['admin', 'email']}
+            label={t('company.adminEmail')}
+            rules={[{ type: 'email', message: t('company.adminEmailRule') }]}
+          />
         </>
       )}
     </ModalForm>
