@@ -74,7 +74,7 @@ async function confirm(dialog: Locator): Promise<void> {
 
 /** The texts of the side menu's entries, top level and opened groups alike. */
 async function menuTexts(page: Page): Promise<string[]> {
-  const texts = await sideMenu(page).locator('.ant-menu-title-content').allInnerTexts();
+  const texts = await sideMenu(page).getByRole('menuitem').allInnerTexts();
   return texts.map((t) => t.trim());
 }
 
