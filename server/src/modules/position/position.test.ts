@@ -242,5 +242,12 @@ describe('positions', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/sys/position/queryall' })).statusCode,
     ).toBe(401);
+    await t.createUser({ username: 'nobody', password: 'Nobody-Pass-1', roleIds: [] });
+    const nobody = await t.login('nobody', 'Nobody-Pass-1');
+    expect((await call('GET', '/api/sys/position/list', nobody)).statusCode).toBe(403);
+    expect((await call('GET', `/api/sys/position/queryById?id=${some}`, nobody)).statusCode).toBe(
+      403,
+    );
+    expect((await call('GET', '/api/sys/position/queryall', nobody)).statusCode).toBe(200);
   });
 });
