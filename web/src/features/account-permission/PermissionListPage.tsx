@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../shared/permission/use-has-action';
-import { DataRuleDrawer } from './DataRuleDrawer';
+import { DataRuleDrawer, ruleColumnsOf } from './DataRuleDrawer';
 import { PermissionFormModal } from './PermissionFormModal';
 import { usePermissionMutations, usePermissionTree } from './use-permissions';
 
@@ -60,7 +60,7 @@ export default function PermissionListPage() {
       ellipsis: true,
       render: (_, row) => row.url && <Typography.Text code>{row.url}</Typography.Text>,
     },
-    { title: t('permissionAdmin.component'), dataIndex: 'component', width: 180, ellipsis: true },
+    { title: t('permissionAdmin.component'), dataIndex: 'component', width: 170, ellipsis: true },
     { title: t('permissionAdmin.icon'), dataIndex: 'icon', width: 110, ellipsis: true },
     {
       title: t('permissionAdmin.perms'),
@@ -88,10 +88,10 @@ export default function PermissionListPage() {
     {
       title: t('permissionAdmin.actions'),
       key: 'actions',
-      width: 220,
+      width: i18n.language === 'en-US' ? 250 : 210,
       fixed: 'right',
       render: (_, row) => (
-        <Space size="small" wrap>
+        <Space size="small">
           {can.edit && (
             <a
               onClick={() => setForm({ open: true, editing: row, parentId: row.parentId })}
@@ -108,9 +108,11 @@ export default function PermissionListPage() {
               {t('permissionAdmin.addChild')}
             </a>
           )}
-          <a onClick={() => setRulesOf(row)} data-testid="permission-rules">
-            {t('permissionAdmin.dataRules')}
-          </a>
+          {(row.ruleCount > 0 || ruleColumnsOf(row.perms).length > 0) && (
+            <a onClick={() => setRulesOf(row)} data-testid="permission-rules">
+              {t('permissionAdmin.dataRules')}
+            </a>
+          )}
           {can.delete && (
             <Popconfirm
               title={t('permissionAdmin.deleteConfirm', { name: nameOf(row) })}
