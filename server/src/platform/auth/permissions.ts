@@ -23,13 +23,18 @@ export interface Grants {
 
 const CACHE_TTL_MS = 60_000;
 
+function fingerprint(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
 /**
  * Resolves what a user may do in a company. Results are cached per (user, company) and dropped
  * when the bus reports a change to roles, grants or the catalogue.
  */
 export class PermissionService {
   private readonly repository: PermissionRepository;
-  private catalogueCache: { rows: Promise<PermissionRow[]>; loadedAt: number } | undefined;
+  private catalogueCache:
+    { rows: Promise<PermissionRow[]>; stamp: Promise<string>; loadedAt: number } | undefined;
   private readonly grants = new Map<string, { grants: Promise<Grants>; loadedAt: number }>();
 
   constructor(
@@ -42,13 +47,19 @@ export class PermissionService {
   }
 
   catalogue(): Promise<PermissionRow[]> {
+    return this.loadedCatalogue().rows;
+  }
+
+  private loadedCatalogue() {
     const now = this.clock();
     if (!this.catalogueCache || now - this.catalogueCache.loadedAt >= CACHE_TTL_MS) {
       const rows = this.repository.catalogue();
-      this.catalogueCache = { rows, loadedAt: now };
-      rows.catch(() => (this.catalogueCache = undefined));
+      // Hashed once per load: every user's version then only hashes their granted ids.
+      const stamp = rows.then((r) => fingerprint(JSON.stringify(r)));
+      this.catalogueCache = { rows, stamp, loadedAt: now };
+      stamp.catch(() => (this.catalogueCache = undefined));
     }
-    return this.catalogueCache.rows;
+    return this.catalogueCache;
   }
 
   grantsOf(userId: string, companyId: string): Promise<Grants> {
@@ -67,8 +78,10 @@ export class PermissionService {
   }
 
   private async resolve(userId: string, companyId: string): Promise<Grants> {
-    const [catalogue, all, ids] = await Promise.all([
-      this.catalogue(),
+    const loaded = this.loadedCatalogue();
+    const [catalogue, stamp, all, ids] = await Promise.all([
+      loaded.rows,
+      loaded.stamp,
       this.repository.isPlatformAdmin(userId),
       this.repository.grantedIds(userId, companyId),
     ]);
@@ -77,10 +90,7 @@ export class PermissionService {
     const codes = new Set(
       rows.flatMap((p) => (p.perms ? p.perms.split(',').map((c) => c.trim()) : [])),
     );
-    const version = createHash('sha256')
-      .update(JSON.stringify(rows))
-      .digest('base64url')
-      .slice(0, 16);
+    const version = fingerprint(`${stamp}|${all ? '*' : rows.map((r) => r.id).join(',')}`);
     return { rows, codes, ids: new Set(rows.map((r) => r.id)), platformAdmin: all, version };
   }
 
