@@ -188,6 +188,11 @@ describe('companies (platform administrators only)', () => {
     );
     expect(member.statusCode).toBe(403);
     expect((await call('GET', '/api/sys/sysDepart/queryTreeList', operator)).statusCode).toBe(200);
+    const opLogin = await t.loginResponse('operator', 'Operator-Pass-1');
+    expect(opLogin.statusCode).toBe(200);
+    expect(opLogin.json().result.companies.map((c: { id: string }) => c.id)).toEqual([
+      PLATFORM_COMPANY_ID,
+    ]);
 
     const platform = await call('PUT', '/api/sys/company/frozen', admin, {
       id: PLATFORM_COMPANY_ID,
@@ -198,6 +203,11 @@ describe('companies (platform administrators only)', () => {
 
     await call('PUT', '/api/sys/company/frozen', admin, { id: acmeId, status: 1 });
     acmeAdmin = await t.login(NEW_ADMIN.username, NEW_ADMIN.password);
+    const again = await t.loginResponse('operator', 'Operator-Pass-1');
+    expect(again.json().result.companies.map((c: { id: string }) => c.id)).toEqual([
+      PLATFORM_COMPANY_ID,
+      acmeId,
+    ]);
     expect((await call('GET', '/api/sys/sysDepart/queryTreeList', acmeAdmin)).statusCode).toBe(200);
   });
 
