@@ -14,15 +14,11 @@ import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { SysCompanyTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
+// A customer's admin role gets the same grants as a self-registered company's: all but these.
+import { PLATFORM_ONLY_PERMS } from '../account/account.service.js';
 import { nextOrgCode } from '../depart/org-code.js';
 import { weakPasswordReason } from '../user/password-policy.js';
 import type { CompanyRepository } from './company.repository.js';
-
-/**
- * Permission codes only the platform company's administrators hold. A customer's admin role gets
- * every other row of the catalogue (self-registration in account.service uses the same list).
- */
-export const PLATFORM_ONLY_PERMS = ['system:company', 'system:checkrule', 'system:setting'];
 
 function toCompany(row: SysCompanyTable & { user_count: number | string | null }): TCompany {
   return {
