@@ -1,9 +1,13 @@
-import { PERMISSION_VERSION_HEADER } from '@blrms/contracts';
 import i18n from 'i18next';
 import { ApiError, STATUS_NETWORK, STATUS_TIMEOUT, reportApiError } from './errors';
 import { getCompanyId, getToken } from './session';
 
 const BASE = '/api';
+/**
+ * The contracts' PERMISSION_VERSION_HEADER (a test keeps them equal). This module is on the login
+ * route, and a value import from the contracts would pull zod into it (+31 KB gzip).
+ */
+export const PERMISSION_VERSION_HEADER = 'x-permission-version';
 /** Spec section 9: every request gives up after 9 s. */
 export const REQUEST_TIMEOUT_MS = 9000;
 /** The one GET path that must not carry `_t` (spec section 7). */
