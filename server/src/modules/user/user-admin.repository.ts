@@ -1,7 +1,7 @@
 import type { TAdminUserQuery } from '@blrms/contracts';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { SysUserTable } from '../../platform/db/schema.js';
+import type { Database, SysUserTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 
 const SORT_COLUMNS = {
@@ -229,6 +229,32 @@ export class UserAdminRepository {
         )
         .execute();
       await writeLinks(trx, id, links);
+      // As when a member is removed from a department: its department roles end with it, and it
+      // stops being the user's current department.
+      const left = (eb: ExpressionBuilder<Database, 'sys_depart'>) =>
+        eb.and([
+          eb('sys_depart.company_id', '=', companyId),
+          ...(links.departIds.length > 0 ? [eb('sys_depart.id', 'not in', links.departIds)] : []),
+        ]);
+      await trx
+        .deleteFrom('sys_depart_role_user')
+        .where('user_id', '=', id)
+        .where('drole_id', 'in', (eb) =>
+          eb
+            .selectFrom('sys_depart_role')
+            .innerJoin('sys_depart', 'sys_depart.id', 'sys_depart_role.depart_id')
+            .select('sys_depart_role.id')
+            .where(left),
+        )
+        .execute();
+      await trx
+        .updateTable('sys_user')
+        .set({ org_code: null })
+        .where('id', '=', id)
+        .where('org_code', 'in', (eb) =>
+          eb.selectFrom('sys_depart').select('sys_depart.org_code').where(left),
+        )
+        .execute();
     });
   }
 

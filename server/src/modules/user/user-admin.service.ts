@@ -174,7 +174,12 @@ export class UserAdminService {
       links,
       user.company_id,
     );
-    if (changedRoles.length > 0) {
+    const changedDeparts = symmetricDifference(
+      new Set(before?.departs.map((d) => d.id)),
+      new Set(links.departIds),
+    );
+    // Department roles come and go with departments, so a department change is a grants change.
+    if (changedRoles.length > 0 || changedDeparts.length > 0) {
       await this.bus.publish('auth.permissions-changed', { userId: user.id });
     }
     await this.bus.publish('auth.user-changed', { userId: user.id });

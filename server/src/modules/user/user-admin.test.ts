@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROLE_ID, OPERATOR_ROLE_ID, departId } from '../../db/seed/seed.js';
+import { ADMIN_ROLE_ID, OPERATOR_ROLE_ID, departId, permissionId } from '../../db/seed/seed.js';
+import { newId } from '../../platform/db/ids.js';
 import {
   ADMIN_PASSWORD,
   PLATFORM_ID,
@@ -376,6 +377,60 @@ describe('login account administration', () => {
       expect(after.headers['x-permission-version']).not.toBe(version);
       const menu = await call(operator, 'GET', '/sys/permission/getUserPermissionByToken');
       expect(JSON.stringify(menu.json().result.menu)).toContain('/account/user');
+    });
+  });
+
+  describe('department changes', () => {
+    it('end the department roles of a department the user leaves, on their next request', async () => {
+      const id = await t.createUser({
+        username: 'deptuser',
+        password: PASSWORD,
+        orgCodes: ['A01A02'],
+      });
+      const token = await t.login('deptuser', PASSWORD);
+      const droleId = newId();
+      await t.db
+        .insertInto('sys_depart_role')
+        .values({
+          id: droleId,
+          depart_id: departId('A01A02'),
+          role_name: 'Logs',
+          role_code: 'logs',
+          create_time: t.clock.now,
+        })
+        .execute();
+      for (const key of ['system', 'system-log']) {
+        await t.db
+          .insertInto('sys_depart_role_permission')
+          .values({
+            depart_id: departId('A01A02'),
+            role_id: droleId,
+            permission_id: permissionId(key),
+            data_rule_ids: null,
+          })
+          .execute();
+      }
+      await t.db
+        .insertInto('sys_depart_role_user')
+        .values({ user_id: id, drole_id: droleId })
+        .execute();
+      await t.bus.publish('auth.permissions-changed', { userId: id });
+      expect((await call(token, 'GET', '/sys/log/list')).statusCode).toBe(200);
+
+      const edit = await call(admin, 'PUT', '/sys/user/edit', {
+        id,
+        realname: 'Dept User',
+        roleIds: [OPERATOR_ROLE_ID],
+        departIds: [],
+      });
+      expect(edit.statusCode).toBe(200);
+      expect((await call(token, 'GET', '/sys/log/list')).statusCode).toBe(403);
+      const row = await t.db
+        .selectFrom('sys_user')
+        .select('org_code')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.org_code).toBeNull();
     });
   });
 
