@@ -20,6 +20,16 @@ import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CaptchaService, type CaptchaText } from './modules/auth/captcha.service.js';
+import { AccountRepository } from './modules/account/account.repository.js';
+import { accountRoutes, type AccountRateLimits } from './modules/account/account.routes.js';
+import { AccountService } from './modules/account/account.service.js';
+import { SmsSettingsService } from './modules/account/sms-settings.service.js';
+import { VerifyCodeService } from './modules/account/verify-code.service.js';
+import { CheckRuleRepository } from './modules/check-rule/check-rule.repository.js';
+import { checkRuleRoutes } from './modules/check-rule/check-rule.routes.js';
+import { CheckRuleService } from './modules/check-rule/check-rule.service.js';
+import { OutboxMailer, SmtpMailer, type Mailer } from './platform/mail/mail.js';
+import { Outbox } from './platform/mail/outbox.js';
 import { DictRepository } from './modules/dict/dict.repository.js';
 import { dictRoutes } from './modules/dict/dict.routes.js';
 import { DictService } from './modules/dict/dict.service.js';
@@ -42,6 +52,15 @@ import { tokenRoutes } from './modules/device/token.routes.js';
 import { TokenService } from './modules/device/token.service.js';
 import { LogRepository } from './modules/log/log.repository.js';
 import { logRoutes } from './modules/log/log.routes.js';
+import { DepartRepository } from './modules/depart/depart.repository.js';
+import { departRoutes } from './modules/depart/depart.routes.js';
+import { DepartService } from './modules/depart/depart.service.js';
+import { PositionRepository } from './modules/position/position.repository.js';
+import { positionRoutes } from './modules/position/position.routes.js';
+import { PositionService } from './modules/position/position.service.js';
+import { CompanyRepository } from './modules/company/company.repository.js';
+import { companyRoutes } from './modules/company/company.routes.js';
+import { CompanyService } from './modules/company/company.service.js';
 import { LogService } from './modules/log/log.service.js';
 import { registerOperationLog } from './modules/log/operation-log.hook.js';
 import { permissionRoutes } from './modules/permission/permission.routes.js';
@@ -50,6 +69,15 @@ import { UserRepository } from './modules/user/user.repository.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserService } from './modules/user/user.service.js';
 import { DataRuleService } from './platform/auth/data-rules.js';
+import { PermissionAdminRepository } from './modules/permission/permission-admin.repository.js';
+import { permissionAdminRoutes } from './modules/permission/permission-admin.routes.js';
+import { PermissionAdminService } from './modules/permission/permission-admin.service.js';
+import { RoleRepository } from './modules/role/role.repository.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { RoleService } from './modules/role/role.service.js';
+import { UserAdminRepository } from './modules/user/user-admin.repository.js';
+import { userAdminRoutes } from './modules/user/user-admin.routes.js';
+import { UserAdminService } from './modules/user/user-admin.service.js';
 import { registerGuard, type Access } from './platform/auth/guard.js';
 import { PasswordHasher, type HashCost } from './platform/auth/passwords.js';
 import { PermissionService } from './platform/auth/permissions.js';
@@ -77,6 +105,8 @@ export interface AppOptions {
   /** An event bus to use instead of the one the config names (tests publish on it). */
   bus?: Bus;
   rateLimits?: Partial<AuthRateLimits>;
+  /** Per-IP limits of the public account endpoints (register, SMS, reset). */
+  accountRateLimits?: Partial<AccountRateLimits>;
   /** Where the seed shows the generated admin password. */
   announce?: (line: string) => void;
   logger?: FastifyServerOptions['logger'];
@@ -196,6 +226,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (!sockets.handleUpgrade(request, socket, head)) socket.destroy();
   });
   app.decorate('announcements', announcements);
+  const accountRepository = new AccountRepository(db);
+  const outbox = new Outbox(path.join(config.dataDir, 'outbox'));
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl)
+    : new OutboxMailer(outbox, app.log, clock);
+  const smsSettings = new SmsSettingsService(accountRepository, outbox, app.log, clock);
+  const accounts = new AccountService(
+    accountRepository,
+    new VerifyCodeService(accountRepository, clock),
+    mailer,
+    smsSettings,
+    auth,
+    sessions,
+    hasher,
+    clock,
+  );
 
   app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
   const flushOperationLog = registerOperationLog(app, logs);
@@ -237,6 +283,50 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(deviceRoutes(devices));
       await api.register(deviceLogRoutes(deviceLogs));
       await api.register(announcementRoutes(announcements));
+      await api.register(
+        userAdminRoutes(
+          new UserAdminService(
+            new UserAdminRepository(db),
+            permissions,
+            sessions,
+            hasher,
+            bus,
+            clock,
+          ),
+        ),
+      );
+      await api.register(
+        roleRoutes(new RoleService(new RoleRepository(db), permissions, bus, clock)),
+      );
+      await api.register(
+        permissionAdminRoutes(
+          new PermissionAdminService(new PermissionAdminRepository(db), permissions, bus, clock),
+        ),
+      );
+      await api.register(
+        accountRoutes(accounts, smsSettings, {
+          sendCode: 10,
+          verify: 20,
+          check: 60,
+          ...options.accountRateLimits,
+        }),
+      );
+      await api.register(checkRuleRoutes(new CheckRuleService(new CheckRuleRepository(db), clock)));
+      await api.register(
+        departRoutes(new DepartService(new DepartRepository(db), permissions, bus, clock)),
+      );
+      await api.register(
+        positionRoutes(
+          new PositionService(
+            new PositionRepository(db),
+            new DictService(new DictRepository(db)),
+            clock,
+          ),
+        ),
+      );
+      await api.register(
+        companyRoutes(new CompanyService(new CompanyRepository(db), sessions, hasher, clock)),
+      );
     },
     { prefix: API },
   );

@@ -6,3 +6,6 @@ export * from './sys.js';
 export * from './device.js';
 export * from './data-rule.js';
 export * from './announcement.js';
+export * from './admin.js';
+export * from './organisation.js';
+export * from './account.js';

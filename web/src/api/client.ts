@@ -3,6 +3,11 @@ import { ApiError, STATUS_NETWORK, STATUS_TIMEOUT, reportApiError } from './erro
 import { getCompanyId, getToken } from './session';
 
 const BASE = '/api';
+/**
+ * The contracts' PERMISSION_VERSION_HEADER (a test keeps them equal). This module is on the login
+ * route, and a value import from the contracts would pull zod into it (+31 KB gzip).
+ */
+export const PERMISSION_VERSION_HEADER = 'x-permission-version';
 /** Spec section 9: every request gives up after 9 s. */
 export const REQUEST_TIMEOUT_MS = 9000;
 /** The one GET path that must not carry `_t` (spec section 7). */
@@ -45,17 +50,42 @@ function buildHeaders(hasBody: boolean): Headers {
   return headers;
 }
 
+/**
+ * The server fingerprints the caller's grants in a header on every signed-in response. When it
+ * changes under the same token (an administrator changed the user's roles or the menu), the
+ * listeners run: the console refetches its menu and buttons without a new login.
+ */
+let seenPermissionVersion: { token: string; version: string } | null = null;
+const permissionVersionListeners = new Set<() => void>();
+
+export function onPermissionVersionChange(listener: () => void): () => void {
+  permissionVersionListeners.add(listener);
+  return () => permissionVersionListeners.delete(listener);
+}
+
+function notePermissionVersion(res: Response): void {
+  const version = res.headers.get(PERMISSION_VERSION_HEADER);
+  const token = getToken();
+  if (!version || !token) return;
+  const changed =
+    seenPermissionVersion?.token === token && seenPermissionVersion.version !== version;
+  seenPermissionVersion = { token, version };
+  if (changed) permissionVersionListeners.forEach((listener) => listener());
+}
+
 async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
   const controller = new AbortController();
   const timer = window.setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   const hasBody = options.body !== undefined;
   try {
-    return await fetch(buildUrl(method, path, hasBody ? undefined : options.params), {
+    const res = await fetch(buildUrl(method, path, hasBody ? undefined : options.params), {
       method,
       headers: buildHeaders(hasBody),
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: controller.signal,
     });
+    notePermissionVersion(res);
+    return res;
   } catch (e) {
     const timedOut = e instanceof DOMException && e.name === 'AbortError';
     throw new ApiError(timedOut ? STATUS_TIMEOUT : STATUS_NETWORK, timedOut ? '' : String(e));
@@ -107,6 +137,38 @@ export const http = {
   put: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
     (await request<T>('PUT', path, { ...options, body: body ?? {} })).result,
 };
+
+/** Sends a file as the raw request body, typed by `contentType`; resolves to the envelope. */
+export async function uploadFile<T>(
+  path: string,
+  file: Blob,
+  contentType: string,
+): Promise<ApiResult<T>> {
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const headers = buildHeaders(false);
+  headers.set('Content-Type', contentType);
+  try {
+    const res = await fetch(buildUrl('POST', path, undefined), {
+      method: 'POST',
+      headers,
+      body: file,
+      signal: controller.signal,
+    });
+    notePermissionVersion(res);
+    const envelope = await readEnvelope(res);
+    if (!res.ok || !envelope || !envelope.success) {
+      throw new ApiError(res.status, envelope?.message ?? res.statusText);
+    }
+    return { result: envelope.result as T, message: envelope.message };
+  } catch (e) {
+    const error = e instanceof ApiError ? e : new ApiError(STATUS_NETWORK, String(e));
+    reportApiError(error);
+    throw error;
+  } finally {
+    window.clearTimeout(timer);
+  }
+}
 
 /** Downloads a file the server sends as an attachment, named as the server or caller says. */
 export async function downloadFile(

@@ -8,6 +8,10 @@ import { HOME_PATH, LOGIN_PATH, NOT_FOUND_PATH } from '../shared/paths';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const NotFoundPage = lazy(() => import('../features/exception/NotFoundPage'));
+// Public account pages: chunks of their own, so none of them weighs on the login page.
+const RegisterPage = lazy(() => import('../features/register/RegisterPage'));
+const RegisterResultPage = lazy(() => import('../features/register/RegisterResultPage'));
+const AlterationPage = lazy(() => import('../features/alteration/AlterationPage'));
 // The console (layout, menu, pages) is a separate chunk so the login page stays light.
 const loadConsole = () => import('./console/Console');
 const Console = lazy(loadConsole);
@@ -35,6 +39,9 @@ export function AppRoutes() {
               </GuestOnly>
             }
           />
+          <Route path="/user/register" element={<RegisterPage />} />
+          <Route path="/user/register-result" element={<RegisterResultPage />} />
+          <Route path="/user/alteration" element={<AlterationPage />} />
           <Route path="/user/*" element={<Navigate to={NOT_FOUND_PATH} replace />} />
           <Route path={NOT_FOUND_PATH} element={<NotFoundPage />} />
           <Route

@@ -19,6 +19,13 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'device/DeviceLogList': () => import('../features/device-log/DeviceLogListPage'),
   'system/AnnouncementList': () => import('../features/announcement/AnnouncementListPage'),
   'isps/UserAnnouncement': () => import('../features/user-announcement/UserAnnouncementPage'),
+  'account/DepartList': () => import('../features/account-depart/DepartListPage'),
+  'account/PositionList': () => import('../features/account-position/PositionListPage'),
+  'account/UserList': () => import('../features/account-user/UserListPage'),
+  'account/RoleList': () => import('../features/account-role/RoleListPage'),
+  'account/PermissionList': () => import('../features/account-permission/PermissionListPage'),
+  'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
+  'system/CheckRuleList': () => import('../features/check-rule/CheckRuleListPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

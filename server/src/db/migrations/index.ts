@@ -3,6 +3,7 @@ import * as foundation from './20250601000000-foundation.js';
 import * as devices from './20261121000100-devices.js';
 import * as deviceSeenIndexes from './20261121000200-device-seen-indexes.js';
 import * as announcements from './20261121000400-announcements.js';
+import * as accountsSelfService from './20261121000200-accounts-self-service.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261121000100-devices': devices,
   '20261121000200-device-seen-indexes': deviceSeenIndexes,
   '20261121000400-announcements': announcements,
+  '20261121000200-accounts-self-service': accountsSelfService,
 };

@@ -54,6 +54,18 @@ export const DICTIONARIES: SeedDict[] = [
     ],
   },
   {
+    code: 'position_rank',
+    name: '职级',
+    nameEn: 'Position rank',
+    items: [
+      { value: '1', text: '员级', textEn: 'Staff' },
+      { value: '2', text: '助级', textEn: 'Assistant' },
+      { value: '3', text: '中级', textEn: 'Intermediate' },
+      { value: '4', text: '副高级', textEn: 'Associate senior' },
+      { value: '5', text: '正高级', textEn: 'Senior' },
+    ],
+  },
+  {
     code: 'device_series',
     name: '设备系列',
     nameEn: 'Device series',

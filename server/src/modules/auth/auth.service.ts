@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { SysLoginFailureTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { LogService } from '../log/log.service.js';
-import { toUserInfo, type UserService } from '../user/user.service.js';
+import { toUserInfo, type UserRow, type UserService } from '../user/user.service.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CaptchaService } from './captcha.service.js';
 
@@ -58,6 +58,11 @@ export class AuthService {
     if (user.status !== 1) throw new AppError('userFrozen', 403);
 
     if (failure) await this.repository.clearLoginFailures(lockKey);
+    return this.startSession(user, context);
+  }
+
+  /** A new session for a user whose credentials were proven (password, or a phone code). */
+  async startSession(user: UserRow, context: LoginContext): Promise<TLoginResult> {
     const token = await this.sessions.create({
       userId: user.id,
       companyId: user.company_id,

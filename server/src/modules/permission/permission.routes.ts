@@ -1,6 +1,6 @@
 import { ZUserPermission } from '@blrms/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
+import { ZNoQuery, responses } from '../../platform/http/envelope.js';
 import type { UserPermissionService } from './permission.service.js';
 
 export function permissionRoutes(userPermissions: UserPermissionService): FastifyPluginAsyncZod {
@@ -16,7 +16,14 @@ export function permissionRoutes(userPermissions: UserPermissionService): Fastif
           response: responses(ZUserPermission),
         },
       },
-      async (req) => ok(await userPermissions.userPermission(req.scope, req.lang)),
+      async (req, reply) => {
+        // The result is cached already serialised; only the envelope around it is built here.
+        // Fastify sends a string as it is, so the cast only tells the typed reply what the text
+        // holds: the envelope of the response schema above.
+        const result = await userPermissions.userPermissionJson(req.scope, req.lang);
+        const body = `{"success":true,"message":"","code":200,"result":${result},"timestamp":${Date.now()}}`;
+        return reply.type('application/json; charset=utf-8').send(body as never);
+      },
     );
   };
 }

@@ -27,25 +27,39 @@ function authEntries(row: PermissionRow, lang: Lang, withStatus: boolean): TAuth
  * grants it was built from are the current ones, so it expires and is dropped exactly with them.
  */
 export class UserPermissionService {
-  private readonly cache = new Map<
-    string,
-    { grants: Promise<Grants>; result: Promise<TUserPermission> }
-  >();
+  private readonly cache = new Map<string, { grants: Promise<Grants>; json: Promise<string> }>();
+  /** `allAuth` lists the whole catalogue: the same text for every user, per catalogue load. */
+  private readonly allAuthJson = new WeakMap<PermissionRow[], Map<Lang, string>>();
 
   constructor(private readonly permissions: PermissionService) {}
 
-  userPermission(scope: Scope, lang: Lang): Promise<TUserPermission> {
+  /**
+   * The result as JSON text, built and serialised once per grants: every later request of the
+   * menu costs a cache lookup instead of building and stringifying ~100 KB again.
+   */
+  userPermissionJson(scope: Scope, lang: Lang): Promise<string> {
     const key = `${scope.userId}|${scope.companyId}|${lang}`;
     const grants = this.permissions.grantsOf(scope.userId, scope.companyId);
     const cached = this.cache.get(key);
-    if (cached?.grants === grants) return cached.result;
-    const result = this.build(grants, lang);
-    this.cache.set(key, { grants, result });
-    result.catch(() => this.cache.delete(key));
-    return result;
+    if (cached?.grants === grants) return cached.json;
+    const json = this.build(grants, lang);
+    this.cache.set(key, { grants, json });
+    json.catch(() => this.cache.delete(key));
+    return json;
   }
 
-  private async build(grantsOf: Promise<Grants>, lang: Lang): Promise<TUserPermission> {
+  private allAuthOf(catalogue: PermissionRow[], lang: Lang): string {
+    const byLang = this.allAuthJson.get(catalogue) ?? new Map<Lang, string>();
+    this.allAuthJson.set(catalogue, byLang);
+    let json = byLang.get(lang);
+    if (json === undefined) {
+      json = JSON.stringify(catalogue.flatMap((p) => authEntries(p, lang, true)));
+      byLang.set(lang, json);
+    }
+    return json;
+  }
+
+  private async build(grantsOf: Promise<Grants>, lang: Lang): Promise<string> {
     const [catalogue, grants] = await Promise.all([this.permissions.catalogue(), grantsOf]);
     const granted = grants.rows;
 
@@ -84,10 +98,10 @@ export class UserPermissionService {
     };
 
     // Only granted rows are in the tree, so a menu whose parent is not granted is unreachable.
-    return {
+    const result: Omit<TUserPermission, 'allAuth'> = {
       menu: (childrenOf.get(null) ?? []).filter((p) => MENU_TYPES.has(p.menu_type)).map(toItem),
       auth: granted.flatMap((p) => authEntries(p, lang, false)),
-      allAuth: catalogue.flatMap((p) => authEntries(p, lang, true)),
     };
+    return `{"menu":${JSON.stringify(result.menu)},"auth":${JSON.stringify(result.auth)},"allAuth":${this.allAuthOf(catalogue, lang)}}`;
   }
 }

@@ -27,10 +27,11 @@ describe('getUserPermissionByToken', () => {
     expect(menu.map((m: TMenuItem) => m.name)).toEqual([
       'dashboard-analysis',
       'device',
+      'account',
       'system',
       'isps-user-announcement',
     ]);
-    const [home, device, system] = menu as TMenuItem[];
+    const [home, device, , system] = menu as TMenuItem[];
     expect(device).toMatchObject({
       path: '/device',
       component: 'layouts/RouteView',
@@ -85,19 +86,27 @@ describe('getUserPermissionByToken', () => {
       url: URL,
       headers: authHeaders(admin, { 'accept-language': 'en-US,en;q=0.9' }),
     });
-    expect(titles(res.json().result.menu)).toEqual([
+    const menu: TMenuItem[] = res.json().result.menu;
+    expect(menu.map((m) => m.meta.title)).toEqual([
       'Home',
       'Device Management',
-      'Token Key',
-      'Groups',
-      'Devices',
-      'Device detail',
-      'Logs',
+      'Account permissions',
       'System management',
-      'Backend logs',
-      'Announcements',
       'My announcements',
     ]);
+    expect(titles(menu)).toEqual(
+      expect.arrayContaining([
+        'Token Key',
+        'Groups',
+        'Devices',
+        'Logs',
+        'Login account',
+        'Role management',
+        'Menu permissions',
+        'Backend logs',
+        'Announcements',
+      ]),
+    );
   });
 
   it('gives the operator Home and the own announcements only, and no log permission', async () => {

@@ -1,3 +1,4 @@
+import { COMPANY_STATUS } from '@blrms/contracts';
 import type { Db } from '../../platform/db/database.js';
 
 export class UserRepository {
@@ -35,21 +36,25 @@ export class UserRepository {
 
   /** Companies the user may act in: the default one and any extra memberships. */
   companiesOf(userId: string, defaultCompanyId: string) {
-    return this.db
-      .selectFrom('sys_company as c')
-      .select(['c.id', 'c.name'])
-      .where((eb) =>
-        eb.or([
-          eb('c.id', '=', defaultCompanyId),
-          eb(
-            'c.id',
-            'in',
-            eb.selectFrom('sys_user_company').select('company_id').where('user_id', '=', userId),
-          ),
-        ]),
-      )
-      .orderBy('c.create_time')
-      .execute();
+    return (
+      this.db
+        .selectFrom('sys_company as c')
+        .select(['c.id', 'c.name'])
+        // A frozen company cannot be acted in, so it is not offered.
+        .where('c.status', '=', COMPANY_STATUS.active)
+        .where((eb) =>
+          eb.or([
+            eb('c.id', '=', defaultCompanyId),
+            eb(
+              'c.id',
+              'in',
+              eb.selectFrom('sys_user_company').select('company_id').where('user_id', '=', userId),
+            ),
+          ]),
+        )
+        .orderBy('c.create_time')
+        .execute()
+    );
   }
 
   async setOrgCode(userId: string, orgCode: string, now: number): Promise<void> {

@@ -24,10 +24,18 @@ describe('route access declarations', () => {
     expect(publicRoutes).toEqual([
       'GET /api/health',
       'GET /api/sys/randomImage/:key',
+      'GET /api/sys/user/registerCheck',
       'HEAD /api/health',
       'HEAD /api/sys/randomImage/:key',
+      'HEAD /api/sys/user/registerCheck',
       'POST /api/sys/login',
       'POST /api/sys/logout',
+      'POST /api/sys/phoneLogin',
+      'POST /api/sys/sms',
+      'POST /api/sys/user/passwordReset',
+      'POST /api/sys/user/register',
+      'POST /api/sys/user/registerEmailCode',
+      'POST /api/sys/user/resetCode',
     ]);
     expect(t.app.routeAccess.get('GET /api/sys/log/list')).toEqual({
       kind: 'permission',

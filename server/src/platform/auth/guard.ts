@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { PERMISSION_VERSION_HEADER } from '@blrms/contracts';
 import { AppError, forbidden, unauthorized } from '../http/app-error.js';
 import type { PermissionService } from './permissions.js';
 import { setScope } from './scope.js';
@@ -58,7 +59,7 @@ export function registerGuard(
     for (const method of [route.method].flat()) routes.set(`${method} ${url}`, access);
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
     const access = accessOf(request.routeOptions.config, request.routeOptions.url ?? request.url);
     if (access.kind === 'public') return;
@@ -77,12 +78,9 @@ export function registerGuard(
       orgCode: session.orgCode,
       sessionId: session.sessionId,
     });
-    if (
-      access.kind === 'permission' &&
-      !(await deps.permissions.has(session.userId, companyId, access.code))
-    ) {
-      throw forbidden();
-    }
+    const grants = await deps.permissions.grantsOf(session.userId, companyId);
+    reply.header(PERMISSION_VERSION_HEADER, grants.version);
+    if (access.kind === 'permission' && !grants.codes.has(access.code)) throw forbidden();
   });
   return routes;
 }

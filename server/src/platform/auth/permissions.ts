@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -10,9 +11,21 @@ export interface Grants {
   /** Granted permission rows, in catalogue order. */
   rows: PermissionRow[];
   codes: ReadonlySet<string>;
+  ids: ReadonlySet<string>;
+  /** Holds the platform company's admin role: every permission, in every company. */
+  platformAdmin: boolean;
+  /**
+   * Fingerprint of the granted rows as the menu shows them. Sent with every signed-in response so
+   * the console can tell its menu is stale without polling; equal on every node for equal grants.
+   */
+  version: string;
 }
 
 const CACHE_TTL_MS = 60_000;
+
+function fingerprint(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
 
 /**
  * Resolves what a user may do in a company. Results are cached per (user, company) and dropped
@@ -20,7 +33,8 @@ const CACHE_TTL_MS = 60_000;
  */
 export class PermissionService {
   private readonly repository: PermissionRepository;
-  private catalogueCache: { rows: Promise<PermissionRow[]>; loadedAt: number } | undefined;
+  private catalogueCache:
+    { rows: Promise<PermissionRow[]>; stamp: Promise<string>; loadedAt: number } | undefined;
   private readonly grants = new Map<string, { grants: Promise<Grants>; loadedAt: number }>();
 
   constructor(
@@ -33,13 +47,19 @@ export class PermissionService {
   }
 
   catalogue(): Promise<PermissionRow[]> {
+    return this.loadedCatalogue().rows;
+  }
+
+  private loadedCatalogue() {
     const now = this.clock();
     if (!this.catalogueCache || now - this.catalogueCache.loadedAt >= CACHE_TTL_MS) {
       const rows = this.repository.catalogue();
-      this.catalogueCache = { rows, loadedAt: now };
-      rows.catch(() => (this.catalogueCache = undefined));
+      // Hashed once per load: every user's version then only hashes their granted ids.
+      const stamp = rows.then((r) => fingerprint(JSON.stringify(r)));
+      this.catalogueCache = { rows, stamp, loadedAt: now };
+      stamp.catch(() => (this.catalogueCache = undefined));
     }
-    return this.catalogueCache.rows;
+    return this.catalogueCache;
   }
 
   grantsOf(userId: string, companyId: string): Promise<Grants> {
@@ -58,8 +78,10 @@ export class PermissionService {
   }
 
   private async resolve(userId: string, companyId: string): Promise<Grants> {
-    const [catalogue, all, ids] = await Promise.all([
-      this.catalogue(),
+    const loaded = this.loadedCatalogue();
+    const [catalogue, stamp, all, ids] = await Promise.all([
+      loaded.rows,
+      loaded.stamp,
       this.repository.isPlatformAdmin(userId),
       this.repository.grantedIds(userId, companyId),
     ]);
@@ -68,7 +90,8 @@ export class PermissionService {
     const codes = new Set(
       rows.flatMap((p) => (p.perms ? p.perms.split(',').map((c) => c.trim()) : [])),
     );
-    return { rows, codes };
+    const version = fingerprint(`${stamp}|${all ? '*' : rows.map((r) => r.id).join(',')}`);
+    return { rows, codes, ids: new Set(rows.map((r) => r.id)), platformAdmin: all, version };
   }
 
   private invalidate(userId: string | undefined): void {

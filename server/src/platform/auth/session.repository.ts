@@ -1,3 +1,4 @@
+import { COMPANY_STATUS } from '@blrms/contracts';
 import type { Db } from '../db/database.js';
 import type { SysSessionTable } from '../db/schema.js';
 
@@ -29,13 +30,63 @@ export class SessionRepository {
       .executeTakeFirst();
   }
 
-  async companyIdsOf(userId: string): Promise<string[]> {
+  /** The companies a user may act in: their default one and memberships, frozen ones left out. */
+  async activeCompanyIdsOf(userId: string, defaultCompanyId: string): Promise<string[]> {
     const rows = await this.db
-      .selectFrom('sys_user_company')
-      .select('company_id')
-      .where('user_id', '=', userId)
+      .selectFrom('sys_company')
+      .select('id')
+      .where('status', '=', COMPANY_STATUS.active)
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', defaultCompanyId),
+          eb(
+            'id',
+            'in',
+            eb.selectFrom('sys_user_company').select('company_id').where('user_id', '=', userId),
+          ),
+        ]),
+      )
       .execute();
-    return rows.map((r) => r.company_id);
+    return rows.map((r) => r.id);
+  }
+
+  async companyIsActive(companyId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_company')
+      .select('id')
+      .where('id', '=', companyId)
+      .where('status', '=', COMPANY_STATUS.active)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Ends the sessions opened in a company; returns the users of the company and of those sessions. */
+  async revokeAllInCompany(companyId: string, now: number): Promise<string[]> {
+    const users = await this.db
+      .selectFrom('sys_user')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .union(
+        this.db
+          .selectFrom('sys_user_company')
+          .select('user_id as id')
+          .where('company_id', '=', companyId),
+      )
+      .union(
+        this.db
+          .selectFrom('sys_session')
+          .select('user_id as id')
+          .where('company_id', '=', companyId)
+          .where('revoked_time', 'is', null),
+      )
+      .execute();
+    await this.db
+      .updateTable('sys_session')
+      .set({ revoked_time: now })
+      .where('company_id', '=', companyId)
+      .where('revoked_time', 'is', null)
+      .execute();
+    return users.map((u) => u.id);
   }
 
   async touch(sessionId: string, now: number): Promise<void> {

@@ -2,6 +2,7 @@ import { SESSION_LIFETIME_MS } from '@blrms/contracts';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { AppError } from '../http/app-error.js';
 import { newId } from '../db/ids.js';
 import { SessionRepository } from './session.repository.js';
 import { newSessionToken, sha256 } from './tokens.js';
@@ -14,7 +15,7 @@ export interface Session {
   /** The user's default company. */
   companyId: string;
   orgCode: string | null;
-  /** Every company the user may act in, the default one included. */
+  /** Every company the user may act in, the default one included unless it is frozen. */
   companyIds: string[];
   expireTime: number;
 }
@@ -49,12 +50,16 @@ export class SessionService {
     bus.subscribe('auth.user-changed', ({ userId }) => this.evictUser(userId));
   }
 
+  /** Every sign-in (password, phone code, registration) ends here: a frozen company stops all. */
   async create(input: {
     userId: string;
     companyId: string;
     ip: string | null;
     userAgent: string | null;
   }) {
+    if (!(await this.repository.companyIsActive(input.companyId))) {
+      throw new AppError('companyFrozen', 403);
+    }
     const token = newSessionToken();
     const now = this.clock();
     await this.repository.insert({
@@ -98,17 +103,25 @@ export class SessionService {
     await this.bus.publish('auth.sessions-revoked', { userId });
   }
 
+  /**
+   * A frozen company: the sessions opened in it end, and its users' cached sessions are reloaded
+   * without it, on every node.
+   */
+  async endCompany(companyId: string): Promise<void> {
+    const userIds = await this.repository.revokeAllInCompany(companyId, this.clock());
+    for (const userId of userIds) {
+      this.evictUser(userId);
+      await this.bus.publish('auth.sessions-revoked', { userId });
+    }
+  }
+
   private async load(tokenHash: string, now: number): Promise<Session | null> {
     const row = await this.repository.findLive(tokenHash, now);
     if (!row) return null;
-    const others = await this.repository.companyIdsOf(row.userId);
+    const companyIds = await this.repository.activeCompanyIdsOf(row.userId, row.companyId);
     // Recorded once per cache load, which bounds the writes a busy session causes.
     await this.repository.touch(row.sessionId, now);
-    return {
-      ...row,
-      tokenHash,
-      companyIds: [...new Set([row.companyId, ...others])],
-    };
+    return { ...row, tokenHash, companyIds };
   }
 
   private evictUser(userId: string): void {

@@ -325,6 +325,37 @@ export interface SysAnnouncementSendTable {
   create_time: number;
 }
 
+export interface SysVerifyCodeTable {
+  id: string;
+  /** register | login | reset */
+  purpose: string;
+  /** Normalized email or phone number the code was sent to. */
+  target: string;
+  code_hash: string;
+  attempts: number;
+  ip: string | null;
+  create_time: number;
+  expire_time: number;
+  used_time: number | null;
+}
+
+export interface SysCheckRuleTable {
+  id: string;
+  rule_code: string;
+  rule_name: string;
+  rule_description: string | null;
+  /** JSON array of { pattern, message, messageEn }. */
+  rule_json: string;
+  create_time: number;
+  update_time: number | null;
+}
+
+export interface SysSettingTable {
+  setting_key: string;
+  setting_value: string;
+  update_time: number;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -355,6 +386,9 @@ export interface Database {
   device_log: DeviceLogTable;
   sys_announcement: SysAnnouncementTable;
   sys_announcement_send: SysAnnouncementSendTable;
+  sys_verify_code: SysVerifyCodeTable;
+  sys_check_rule: SysCheckRuleTable;
+  sys_setting: SysSettingTable;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

@@ -180,6 +180,200 @@ const CATALOGUE = {
   announcementPublished: { 'zh-CN': '发布成功', 'en-US': 'Published' },
   announcementRevoked: { 'zh-CN': '撤销成功', 'en-US': 'Revoked' },
   announcementAllRead: { 'zh-CN': '已全部标记为已读', 'en-US': 'All marked as read' },
+  // Organisation: departments, department roles, positions, companies (issue 6, helper C).
+  orgSaved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
+  orgDeleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
+  orgDepartHasChildren: {
+    'zh-CN': '该部门下还有子部门，请先删除子部门',
+    'en-US': 'This department has sub-departments: delete them first',
+  },
+  orgDepartHasMembers: {
+    'zh-CN': (p) => `该部门下还有 ${p.count} 名成员，请先移除成员`,
+    'en-US': (p) => `This department still has ${p.count} members: remove them first`,
+  },
+  orgCodeExhausted: {
+    'zh-CN': '同级部门数量已达上限',
+    'en-US': 'No more departments can be added at this level',
+  },
+  orgNotMember: {
+    'zh-CN': 'userIds: 用户不是该部门的成员',
+    'en-US': 'userIds: the user is not a member of this department',
+  },
+  orgBeyondYourPermissions: {
+    'zh-CN': 'permissionIds: 不能授予您自己没有的权限',
+    'en-US': 'permissionIds: you cannot grant a permission you do not hold',
+  },
+  orgBeyondDepartPermissions: {
+    'zh-CN': 'permissionIds: 超出了部门的权限范围',
+    'en-US': "permissionIds: beyond the department's permissions",
+  },
+  orgDepartRoleCodeTaken: {
+    'zh-CN': 'roleCode: 该部门下已存在此角色编码',
+    'en-US': 'roleCode: this department already has a role with this code',
+  },
+  orgPositionCodeTaken: {
+    'zh-CN': 'code: 职务编码已存在',
+    'en-US': 'code: this position code already exists',
+  },
+  orgPostRankInvalid: {
+    'zh-CN': 'postRank: 不是有效的职级',
+    'en-US': 'postRank: not a valid rank',
+  },
+  orgCompanyCodeTaken: {
+    'zh-CN': 'code: 客户编码已存在',
+    'en-US': 'code: this company code already exists',
+  },
+  orgAdminTaken: {
+    'zh-CN': (p) =>
+      `admin.${p.field}: ${p.field === 'username' ? '用户名' : p.field === 'phone' ? '手机号' : '邮箱'}已存在`,
+    'en-US': (p) => `admin.${p.field}: this ${p.field} already exists`,
+  },
+  orgPlatformCompanyFixed: {
+    'zh-CN': '平台公司不能冻结',
+    'en-US': 'The platform company cannot be frozen',
+  },
+  orgPlatformAdminOnly: {
+    'zh-CN': '只有平台管理员可以管理客户',
+    'en-US': 'Only platform administrators manage companies',
+  },
+  companyFrozen: {
+    'zh-CN': '该公司已冻结，无法登录',
+    'en-US': 'This company is frozen: its users cannot log in',
+  },
+  // Administration of login accounts, roles and the menu catalogue (issue 6, helper B).
+  adminSaved: { 'zh-CN': '保存成功！', 'en-US': 'Saved' },
+  adminDeleted: { 'zh-CN': '删除成功!', 'en-US': 'Deleted' },
+  adminPasswordReset: {
+    'zh-CN': '密码已重置，该用户需要重新登录',
+    'en-US': 'Password reset: the user must log in again',
+  },
+  adminImported: {
+    'zh-CN': (p) => `导入完成：新增 ${p.created} 个用户`,
+    'en-US': (p) => `Import finished: ${p.created} users added`,
+  },
+  adminImportBadFile: {
+    'zh-CN': 'file: 请上传含 username 列的 XLSX 或 CSV 文件',
+    'en-US': 'file: upload an XLSX or CSV file with a username column',
+  },
+  adminImportTooLarge: {
+    'zh-CN': (p) => `file: 一次最多导入 ${p.max} 行`,
+    'en-US': (p) => `file: at most ${p.max} rows per import`,
+  },
+  adminImportInvalid: {
+    'zh-CN': (p) => `${p.field}: 格式不正确`,
+    'en-US': (p) => `${p.field}: invalid format`,
+  },
+  adminBadIds: { 'zh-CN': 'ids: 不是有效的 ID 列表', 'en-US': 'ids: not a valid list of ids' },
+  adminNotInCompany: {
+    'zh-CN': (p) => `${p.field}: 含有不属于该公司的项`,
+    'en-US': (p) => `${p.field}: contains an entry of another company`,
+  },
+  adminPlatformOnly: {
+    'zh-CN': '拒绝访问：仅平台管理员可执行此操作',
+    'en-US': 'Access denied: platform administrators only',
+  },
+  adminNotOnYourself: {
+    'zh-CN': '不能对自己的账号执行此操作',
+    'en-US': 'You cannot do this to your own account',
+  },
+  adminLastAdmin: {
+    'zh-CN': '不能删除、冻结或撤销最后一个管理员',
+    'en-US': 'The last administrator cannot be deleted, frozen or demoted',
+  },
+  adminUserOutranks: {
+    'zh-CN': '拒绝访问：该用户拥有您没有的权限',
+    'en-US': 'Access denied: this user holds permissions you do not have',
+  },
+  adminPermissionNotHeld: {
+    'zh-CN': '拒绝访问：不能授予或收回您自己没有的权限',
+    'en-US': 'Access denied: you cannot grant or revoke permissions you do not hold',
+  },
+  adminRoleCodeTaken: {
+    'zh-CN': 'roleCode: 角色编码已存在',
+    'en-US': 'roleCode: this role code already exists',
+  },
+  adminRoleProtected: {
+    'zh-CN': '管理员角色不能删除或修改编码与授权',
+    'en-US': 'The admin role cannot be deleted, recoded or re-authorised',
+  },
+  adminUnknownPermission: {
+    'zh-CN': (p) => `${p.field}: 含有不存在的权限`,
+    'en-US': (p) => `${p.field}: contains an unknown permission`,
+  },
+  adminUnknownRule: {
+    'zh-CN': (p) => `${p.field}: 含有不属于该权限的数据规则`,
+    'en-US': (p) => `${p.field}: contains a rule of another permission`,
+  },
+  adminRuleNotGranted: {
+    'zh-CN': 'permissionId: 该角色未被授予此权限',
+    'en-US': 'permissionId: the role is not granted this permission',
+  },
+  adminPermissionParent: {
+    'zh-CN': 'parentId: 上级菜单无效（按钮必须属于菜单，且不能成环）',
+    'en-US': 'parentId: invalid parent (a button needs a menu parent; no cycles)',
+  },
+  adminFieldRequired: {
+    'zh-CN': (p) => `${p.field}: 不能为空`,
+    'en-US': (p) => `${p.field}: is required`,
+  },
+  adminPermsTaken: {
+    'zh-CN': 'perms: 授权标识已存在',
+    'en-US': 'perms: this permission code already exists',
+  },
+  adminNoRuleColumns: {
+    'zh-CN': '该权限没有可用于数据规则的字段',
+    'en-US': 'This permission has no columns data rules may use',
+  },
+  adminRuleColumn: {
+    'zh-CN': (p) => `ruleColumn: 只能是 ${p.columns}`,
+    'en-US': (p) => `ruleColumn: must be one of ${p.columns}`,
+  },
+  adminRuleVariable: {
+    'zh-CN': (p) => `ruleValue: 变量只能是 ${p.variables}`,
+    'en-US': (p) => `ruleValue: variables must be one of ${p.variables}`,
+  },
+  // Self-service accounts (register, phone login, password reset) and check rules.
+  usernameExists: { 'zh-CN': '用户名已存在!', 'en-US': 'Username already exists!' },
+  emailExists: { 'zh-CN': '邮箱已存在!', 'en-US': 'Email already exists!' },
+  phoneExists: { 'zh-CN': '手机号已存在!', 'en-US': 'Contact number already exists!' },
+  registerFieldAvailable: { 'zh-CN': '该值可用', 'en-US': 'Available' },
+  codeInvalid: { 'zh-CN': '验证码错误或已失效', 'en-US': 'Invalid verification code' },
+  codeTooSoon: {
+    'zh-CN': (p) => `验证码发送过于频繁，请${p.seconds}秒后再试`,
+    'en-US': (p) => `A code was just sent: try again in ${p.seconds} seconds`,
+  },
+  codeTooMany: {
+    'zh-CN': '该号码或邮箱的验证码请求过多，请一小时后再试',
+    'en-US': 'Too many codes for this address: try again in an hour',
+  },
+  codeSent: { 'zh-CN': '验证码已发送', 'en-US': 'Verification code sent' },
+  codeSentIfKnown: {
+    'zh-CN': '如果该号码或邮箱属于某个账号，验证码已发送',
+    'en-US': 'If an account uses this address, a verification code has been sent',
+  },
+  codeMailSubject: { 'zh-CN': 'BLRMS 验证码', 'en-US': 'Your BLRMS verification code' },
+  codeText: {
+    'zh-CN': (p) => `【BLRMS】您的验证码是 ${p.code}，${p.minutes} 分钟内有效，请勿告诉他人。`,
+    'en-US': (p) =>
+      `[BLRMS] Your verification code is ${p.code}. It is valid for ${p.minutes} minutes; do not share it.`,
+  },
+  smsUnavailable: {
+    'zh-CN': '短信服务暂不可用，请稍后再试',
+    'en-US': 'The SMS service is unavailable, please try again later',
+  },
+  registerSucceeded: { 'zh-CN': '注册成功', 'en-US': 'Registration succeeded' },
+  passwordResetSucceeded: { 'zh-CN': '密码重置成功!', 'en-US': 'Password reset successful!' },
+  smsSettingsSaved: { 'zh-CN': '短信设置已保存', 'en-US': 'SMS settings saved' },
+  checkRulePassed: { 'zh-CN': '校验通过', 'en-US': 'Valid' },
+  checkRuleMismatch: { 'zh-CN': (p) => String(p.text), 'en-US': (p) => String(p.text) },
+  checkRuleNotFound: { 'zh-CN': '校验规则不存在', 'en-US': 'Check rule not found' },
+  checkRuleCodeExists: { 'zh-CN': '规则编码已存在', 'en-US': 'Rule code already exists' },
+  checkRulePatternUnsafe: {
+    'zh-CN': (p) => `rules.${p.index}.pattern: 不是有效的 RE2 正则表达式（${p.detail}）`,
+    'en-US': (p) => `rules.${p.index}.pattern: not a valid RE2 regular expression (${p.detail})`,
+  },
+  checkRuleSaved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
+  checkRuleDeleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;

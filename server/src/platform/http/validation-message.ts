@@ -16,6 +16,10 @@ const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must equal password': '两次输入的密码不一致',
   'must be a 32-character id': '必须是 32 位 ID',
   'must be a dictionary code (letters, digits, _)': '必须是字典编码（字母、数字、_）',
+  'Your phone number format is incorrect.': '手机号码格式不正确',
+  'must be 6 digits': '必须是 6 位数字',
+  'letters, digits, _ or - only': '只能包含字母、数字、_ 或 -',
+  'is required': '不能为空',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -11,6 +11,7 @@ import { pageFor } from '../component-registry';
 import { Shell } from '../layout/Shell';
 import { PageLoading } from '../PageLoading';
 import { menuRouteSpecs } from './menu-tree';
+import { usePermissionRefresh } from './use-permission-refresh';
 
 /**
  * Everything behind the login: loads the user's menu, builds the routes from it (spec section 2)
@@ -20,6 +21,7 @@ export default function Console() {
   const { t } = useTranslation();
   const { notification } = App.useApp();
   const permission = useUserPermission();
+  usePermissionRefresh();
   const { data } = permission;
   const loadError = data ? null : permission.error;
 

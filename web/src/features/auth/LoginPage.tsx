@@ -4,11 +4,13 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Spin, Tabs, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { getRememberedUsername, rememberUsername, startSession } from '../../api/session';
 import { sysApi } from '../../api/sys';
 import { LangSwitch } from '../../shared/LangSwitch';
 import { SESSION_KEYS } from '../../shared/storage';
+import { PhoneLoginForm } from './PhoneLoginForm';
 import { useCaptcha } from './use-captcha';
 import './login-page.css';
 
@@ -29,10 +31,23 @@ export default function LoginPage({ onUserIntent }: Props) {
   const captcha = useCaptcha();
   const [error, setError] = useState<string | null>(null);
   const remembered = getRememberedUsername();
+  const [tab, setTab] = useState<'account' | 'phone'>('account');
 
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);
+
+  const signalIntent = () => {
+    if (intentSignalled.current) return;
+    intentSignalled.current = true;
+    onUserIntent?.();
+  };
+
+  const loggedIn = (result: TLoginResult) => {
+    if (result.multiDepart === MULTI_DEPART) sessionStorage.setItem(SESSION_KEYS.chooseDepart, '1');
+    // Last: storing the session re-renders GuestOnly, which takes the user to the redirect target.
+    startSession(result);
+  };
 
   const login = useMutation({
     mutationFn: (values: LoginForm) =>
@@ -44,10 +59,7 @@ export default function LoginPage({ onUserIntent }: Props) {
       }),
     onSuccess: (result: TLoginResult, values) => {
       rememberUsername(values.remember ? values.username.trim() : null);
-      if (result.multiDepart === MULTI_DEPART)
-        sessionStorage.setItem(SESSION_KEYS.chooseDepart, '1');
-      // Last: storing the session re-renders GuestOnly, which takes the user to the redirect target.
-      startSession(result);
+      loggedIn(result);
     },
     onError: (e) => {
       setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
@@ -72,8 +84,28 @@ export default function LoginPage({ onUserIntent }: Props) {
         <Typography.Paragraph type="secondary" className="login-page__desc">
           {t('app.description')}
         </Typography.Paragraph>
-        <Tabs centered items={[{ key: 'account', label: t('login.tabAccount') }]} />
+        <Tabs
+          centered
+          activeKey={tab}
+          onChange={(key) => setTab(key === 'phone' ? 'phone' : 'account')}
+          items={[
+            {
+              key: 'account',
+              label: <span data-testid="login-tab-account">{t('login.tabAccount')}</span>,
+            },
+            {
+              key: 'phone',
+              label: <span data-testid="login-tab-phone">{t('phoneLogin.tab')}</span>,
+            },
+          ]}
+        />
+        {tab === 'phone' && (
+          <div onFocus={signalIntent}>
+            <PhoneLoginForm onLoggedIn={loggedIn} />
+          </div>
+        )}
         <Form<LoginForm>
+          hidden={tab !== 'account'}
           form={form}
           size="large"
           initialValues={{ username: remembered ?? '', remember: remembered !== null }}
@@ -82,11 +114,7 @@ export default function LoginPage({ onUserIntent }: Props) {
             login.mutate(values);
           }}
           onValuesChange={() => setError(null)}
-          onFocus={() => {
-            if (intentSignalled.current) return;
-            intentSignalled.current = true;
-            onUserIntent?.();
-          }}
+          onFocus={signalIntent}
         >
           {error && (
             <Alert
@@ -161,6 +189,14 @@ export default function LoginPage({ onUserIntent }: Props) {
             {t('login.submit')}
           </Button>
         </Form>
+        <div className="login-page__links">
+          <Link to="/user/alteration" data-testid="login-forgot">
+            {t('phoneLogin.forgot')}
+          </Link>
+          <Link to="/user/register" data-testid="login-register">
+            {t('phoneLogin.register')}
+          </Link>
+        </div>
         <Typography.Paragraph type="secondary" className="login-page__footer">
           {t('login.series')}
         </Typography.Paragraph>

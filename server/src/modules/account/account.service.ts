@@ -1,0 +1,190 @@
+import type {
+  TLoginResult,
+  TPasswordResetRequest,
+  TPhoneLoginRequest,
+  TRegisterCheckQuery,
+  TRegisterRequest,
+  TRegisterResult,
+  TResetCodeRequest,
+  TSmsRequest,
+} from '@blrms/contracts';
+import type { PasswordHasher } from '../../platform/auth/passwords.js';
+import type { SessionService } from '../../platform/auth/sessions.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { Lang } from '../../platform/http/i18n.js';
+import { message } from '../../platform/http/messages.js';
+import type { Mailer } from '../../platform/mail/mail.js';
+import type { AuthService, LoginContext } from '../auth/auth.service.js';
+import { weakPasswordReason } from '../user/password-policy.js';
+import type { AccountRepository } from './account.repository.js';
+import type { SmsSettingsService } from './sms-settings.service.js';
+import {
+  CODE_LIFETIME_MS,
+  type CodePurpose,
+  type VerifyCodeService,
+} from './verify-code.service.js';
+
+/**
+ * Menu/button rows a self-registered company administrator does not get: they act on the whole
+ * platform (companies, check rules, platform settings), which only platform administrators manage.
+ */
+export const PLATFORM_ONLY_PERMS = ['system:company', 'system:checkrule', 'system:setting'];
+
+const DUPLICATE_MESSAGE = {
+  username: 'usernameExists',
+  phone: 'phoneExists',
+  email: 'emailExists',
+} as const;
+
+export interface RequestContext extends LoginContext {
+  lang: Lang;
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Registration, phone login and password reset: the public account flows. */
+export class AccountService {
+  constructor(
+    private readonly repository: AccountRepository,
+    private readonly codes: VerifyCodeService,
+    private readonly mailer: Mailer,
+    private readonly sms: SmsSettingsService,
+    private readonly auth: AuthService,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Sends a registration code to any address: registering is how an address proves itself. */
+  async sendRegisterCode(email: string, context: RequestContext): Promise<void> {
+    const target = normalizeEmail(email);
+    const code = await this.codes.issue('register', target, context.ip);
+    await this.mailCode(target, code, context.lang);
+  }
+
+  /**
+   * The registration form's live checks. They necessarily say whether a value is taken (the spec's
+   * duplicate messages); the route rate-limits them per IP instead.
+   */
+  async checkRegisterField(query: TRegisterCheckQuery): Promise<void> {
+    const value = query.field === 'email' ? normalizeEmail(query.value) : query.value;
+    if (await this.repository.isTaken(query.field, value)) {
+      throw new AppError(DUPLICATE_MESSAGE[query.field], 409);
+    }
+  }
+
+  /**
+   * Creates the user with a company of their own, whose administrator they are. The email code is
+   * checked before the duplicates, so a full registration attempt reveals nothing the live checks
+   * do not, and only to someone who controls the address.
+   */
+  async register(input: TRegisterRequest): Promise<TRegisterResult> {
+    const email = normalizeEmail(input.email);
+    const reason = weakPasswordReason(input.password, {
+      username: input.username,
+      oldPassword: '',
+    });
+    if (reason) throw new AppError('weakPassword', 400, { reason });
+    const codeId = await this.codes.check('register', email, input.emailCode);
+    if (!codeId) throw new AppError('codeInvalid', 400);
+    for (const field of ['username', 'phone', 'email'] as const) {
+      const value = field === 'email' ? email : input[field];
+      if (await this.repository.isTaken(field, value)) {
+        throw new AppError(DUPLICATE_MESSAGE[field], 409);
+      }
+    }
+    await this.codes.use(codeId);
+
+    const companyId = newId();
+    await this.repository.createAccount({
+      companyId,
+      companyCode: companyId,
+      userId: newId(),
+      username: input.username,
+      phone: input.phone,
+      email,
+      passwordHash: await this.hasher.hash(input.password),
+      roleId: newId(),
+      departId: newId(),
+      departName: input.username,
+      orgCode: nextRootOrgCode(await this.repository.rootOrgCodes()),
+      permissionIds: await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS),
+      now: this.clock(),
+    });
+    return { username: input.username, email };
+  }
+
+  /**
+   * Same answer whether or not the number belongs to an account; the code is only delivered when
+   * it does. The per-target throttle counts both alike.
+   */
+  async sendSms(input: TSmsRequest, context: RequestContext): Promise<void> {
+    const purpose: CodePurpose = input.smsmode === '0' ? 'login' : 'reset';
+    const code = await this.codes.issue(purpose, input.mobile, context.ip);
+    const user = await this.repository.findUserBy('phone', input.mobile);
+    if (user && user.status === 1) await this.smsCode(input.mobile, code, context.lang);
+  }
+
+  async phoneLogin(input: TPhoneLoginRequest, context: LoginContext): Promise<TLoginResult> {
+    await this.codes.consume('login', input.mobile, input.captcha);
+    const user = await this.repository.findUserBy('phone', input.mobile);
+    if (!user) throw new AppError('codeInvalid', 400);
+    if (user.status !== 1) throw new AppError('userFrozen', 403);
+    return this.auth.startSession(user, context);
+  }
+
+  async sendResetCode(input: TResetCodeRequest, context: RequestContext): Promise<void> {
+    if (input.channel === 'phone') {
+      await this.sendSms({ mobile: input.target, smsmode: '2' }, context);
+      return;
+    }
+    const target = normalizeEmail(input.target);
+    const code = await this.codes.issue('reset', target, context.ip);
+    const user = await this.repository.findUserBy('email', target);
+    if (user && user.status === 1) await this.mailCode(target, code, context.lang);
+  }
+
+  /** Proof of the code first; then the new password; then every session of the user ends. */
+  async resetPassword(input: TPasswordResetRequest): Promise<void> {
+    const target = input.channel === 'email' ? normalizeEmail(input.target) : input.target;
+    const codeId = await this.codes.check('reset', target, input.code);
+    const user = codeId ? await this.repository.findUserBy(input.channel, target) : undefined;
+    if (!codeId || !user || user.status !== 1) throw new AppError('codeInvalid', 400);
+    const reason = weakPasswordReason(input.password, { username: user.username, oldPassword: '' });
+    if (reason) throw new AppError('weakPassword', 400, { reason });
+    await this.codes.use(codeId);
+    await this.repository.setPasswordHash(
+      user.id,
+      await this.hasher.hash(input.password),
+      this.clock(),
+    );
+    await this.sessions.revokeAllOf(user.id);
+  }
+
+  private async mailCode(to: string, code: string, lang: Lang): Promise<void> {
+    const minutes = CODE_LIFETIME_MS / 60_000;
+    await this.mailer.send({
+      to,
+      subject: message(lang, 'codeMailSubject'),
+      text: message(lang, 'codeText', { code, minutes }),
+    });
+  }
+
+  private async smsCode(phone: string, code: string, lang: Lang): Promise<void> {
+    const minutes = CODE_LIFETIME_MS / 60_000;
+    const provider = await this.sms.provider();
+    await provider.send({ phone, code, text: message(lang, 'codeText', { code, minutes }) });
+  }
+}
+
+/** Root departments are A01, A02, ...: the next free one after the highest in use. */
+export function nextRootOrgCode(used: string[]): string {
+  const numbers = used
+    .map((c) => /^A(\d+)$/.exec(c)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
+  const next = Math.max(0, ...numbers) + 1;
+  return `A${String(next).padStart(2, '0')}`;
+}

@@ -1,0 +1,268 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+
+/** `like` patterns match the text literally: % and _ in a filter are not wildcards. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const SORT_COLUMNS = { createTime: 'c.create_time', name: 'c.name', code: 'c.code' } as const;
+
+export interface CompanyFilter {
+  name?: string | undefined;
+  status?: number | undefined;
+}
+
+export interface CompanyPaging {
+  pageNo: number;
+  pageSize: number;
+  column: keyof typeof SORT_COLUMNS;
+  order: 'asc' | 'desc';
+}
+
+export interface NewCompany {
+  companyId: string;
+  name: string;
+  code: string;
+  roleId: string;
+  permissionIds: string[];
+  departId: string;
+  orgCode: string;
+  userId: string;
+  username: string;
+  realname: string;
+  passwordHash: string;
+  phone: string | null;
+  email: string | null;
+  createBy: string;
+  now: number;
+}
+
+/**
+ * Companies are the tenants themselves: these queries span companies on purpose and are reached
+ * only by platform administrators (checked by the service).
+ */
+export class CompanyRepository {
+  constructor(private readonly db: Db) {}
+
+  async isPlatformAdmin(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_user_role as ur')
+      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+      .innerJoin('sys_company as c', 'c.id', 'r.company_id')
+      .select('r.id')
+      .where('ur.user_id', '=', userId)
+      .where('r.role_code', '=', 'admin')
+      .where('c.is_platform', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private filtered(filter: CompanyFilter) {
+    let query = this.db.selectFrom('sys_company as c');
+    if (filter.name) {
+      const pattern = containing(filter.name);
+      query = query.where(
+        sql<boolean>`(c.name like ${pattern} escape '\\' or c.code like ${pattern} escape '\\')`,
+      );
+    }
+    if (filter.status !== undefined) query = query.where('c.status', '=', filter.status);
+    return query;
+  }
+
+  async page(filter: CompanyFilter, page: CompanyPaging) {
+    const base = this.filtered(filter);
+    const [{ total } = { total: 0 }] = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .execute();
+    const records = await base
+      .selectAll('c')
+      .select((eb) =>
+        eb
+          .selectFrom('sys_user as u')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('u.company_id', '=', 'c.id')
+          .where('u.del_flag', '=', 0)
+          .as('user_count'),
+      )
+      .orderBy(SORT_COLUMNS[page.column], page.order)
+      .orderBy('c.id', page.order)
+      .limit(page.pageSize)
+      .offset((page.pageNo - 1) * page.pageSize)
+      .execute();
+    return { records, total: Number(total) };
+  }
+
+  find(id: string) {
+    return this.db
+      .selectFrom('sys_company as c')
+      .selectAll('c')
+      .select((eb) =>
+        eb
+          .selectFrom('sys_user as u')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('u.company_id', '=', 'c.id')
+          .where('u.del_flag', '=', 0)
+          .as('user_count'),
+      )
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async codeTaken(code: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_company')
+      .select('id')
+      .where('code', '=', code)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async userTaken(field: 'username' | 'phone' | 'email', value: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_user')
+      .select('id')
+      .where(field, '=', value)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Permission rows a company administrator gets: everything but the platform-only ones. */
+  async companyAdminPermissionIds(platformOnlyPrefixes: readonly string[]): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('sys_permission')
+      .select(['id', 'perms'])
+      .where('del_flag', '=', 0)
+      .execute();
+    return rows
+      .filter((r) => !platformOnlyPrefixes.some((p) => r.perms?.startsWith(p)))
+      .map((r) => r.id);
+  }
+
+  async rootOrgCodes(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('sys_depart')
+      .select('org_code')
+      .where('parent_id', 'is', null)
+      .execute();
+    return rows.map((r) => r.org_code);
+  }
+
+  /** The company, its root department, its admin role with grants and its first admin: all or nothing. */
+  async create(c: NewCompany): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sys_company')
+        .values({
+          id: c.companyId,
+          name: c.name,
+          code: c.code,
+          status: 1,
+          is_platform: 0,
+          create_time: c.now,
+          update_time: null,
+        })
+        .execute();
+      await trx
+        .insertInto('sys_depart')
+        .values({
+          id: c.departId,
+          company_id: c.companyId,
+          parent_id: null,
+          depart_name: c.name,
+          depart_name_en: null,
+          org_code: c.orgCode,
+          org_category: 1,
+          depart_order: 0,
+          status: 1,
+          create_time: c.now,
+        })
+        .execute();
+      await trx
+        .insertInto('sys_role')
+        .values({
+          id: c.roleId,
+          company_id: c.companyId,
+          role_code: 'admin',
+          role_name: '管理员',
+          role_name_en: 'Administrator',
+          description: null,
+          create_time: c.now,
+        })
+        .execute();
+      if (c.permissionIds.length > 0) {
+        await trx
+          .insertInto('sys_role_permission')
+          .values(
+            c.permissionIds.map((permission_id) => ({
+              role_id: c.roleId,
+              permission_id,
+              data_rule_ids: null,
+            })),
+          )
+          .execute();
+      }
+      await trx
+        .insertInto('sys_user')
+        .values({
+          id: c.userId,
+          company_id: c.companyId,
+          username: c.username,
+          realname: c.realname,
+          password_hash: c.passwordHash,
+          avatar: null,
+          phone: c.phone,
+          email: c.email,
+          status: 1,
+          org_code: c.orgCode,
+          del_flag: 0,
+          create_by: c.createBy,
+          create_time: c.now,
+          update_time: null,
+        })
+        .execute();
+      await trx
+        .insertInto('sys_user_company')
+        .values({ user_id: c.userId, company_id: c.companyId })
+        .execute();
+      await trx
+        .insertInto('sys_user_role')
+        .values({ user_id: c.userId, role_id: c.roleId })
+        .execute();
+      await trx
+        .insertInto('sys_user_depart')
+        .values({ user_id: c.userId, depart_id: c.departId })
+        .execute();
+    });
+  }
+
+  async rename(id: string, name: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('sys_company')
+      .set({ name, update_time: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setStatus(id: string, status: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('sys_company')
+      .set({ status, update_time: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Users holding the company's `admin` role. */
+  admins(companyId: string) {
+    return this.db
+      .selectFrom('sys_user as u')
+      .innerJoin('sys_user_role as ur', 'ur.user_id', 'u.id')
+      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
+      .select(['u.id', 'u.username', 'u.realname', 'u.phone', 'u.email', 'u.status'])
+      .where('r.company_id', '=', companyId)
+      .where('r.role_code', '=', 'admin')
+      .where('u.del_flag', '=', 0)
+      .orderBy('u.username')
+      .execute();
+  }
+}

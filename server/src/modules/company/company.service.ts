@@ -1,0 +1,140 @@
+import {
+  COMPANY_STATUS,
+  type TCompany,
+  type TCompanyAdd,
+  type TCompanyAdmin,
+  type TCompanyEdit,
+  type TCompanyQuery,
+  type TCompanyStatus,
+} from '@blrms/contracts';
+import type { PasswordHasher } from '../../platform/auth/passwords.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { SessionService } from '../../platform/auth/sessions.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { SysCompanyTable } from '../../platform/db/schema.js';
+import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
+// A customer's admin role gets the same grants as a self-registered company's: all but these.
+import { PLATFORM_ONLY_PERMS } from '../account/account.service.js';
+import { nextOrgCode } from '../depart/org-code.js';
+import { weakPasswordReason } from '../user/password-policy.js';
+import type { CompanyRepository } from './company.repository.js';
+
+function toCompany(row: SysCompanyTable & { user_count: number | string | null }): TCompany {
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    status: row.status,
+    isPlatform: row.is_platform === 1,
+    userCount: Number(row.user_count ?? 0),
+    createTime: new Date(row.create_time).toISOString(),
+  };
+}
+
+/** Customers (companies) and their administrators: platform administrators only. */
+export class CompanyService {
+  constructor(
+    private readonly repository: CompanyRepository,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(scope: Scope, query: TCompanyQuery) {
+    await this.requirePlatformAdmin(scope);
+    const { records, total } = await this.repository.page(query, query);
+    return {
+      records: records.map(toCompany),
+      total,
+      size: query.pageSize,
+      current: query.pageNo,
+      pages: Math.ceil(total / query.pageSize),
+    };
+  }
+
+  async byId(scope: Scope, id: string): Promise<TCompany> {
+    await this.requirePlatformAdmin(scope);
+    return toCompany(await this.requireCompany(id));
+  }
+
+  async add(scope: Scope, input: TCompanyAdd): Promise<TCompany> {
+    await this.requirePlatformAdmin(scope);
+    if (await this.repository.codeTaken(input.code)) throw new AppError('orgCompanyCodeTaken', 409);
+    const { admin } = input;
+    for (const field of ['username', 'phone', 'email'] as const) {
+      const value = admin[field];
+      if (value && (await this.repository.userTaken(field, value))) {
+        throw new AppError('orgAdminTaken', 409, { field });
+      }
+    }
+    const reason = weakPasswordReason(admin.password, {
+      username: admin.username,
+      oldPassword: '',
+    });
+    if (reason) throw new AppError('weakPassword', 400, { reason });
+    const orgCode = nextOrgCode('', await this.repository.rootOrgCodes());
+    if (!orgCode) throw new AppError('orgCodeExhausted', 409);
+
+    const companyId = newId();
+    await this.repository.create({
+      companyId,
+      name: input.name,
+      code: input.code,
+      roleId: newId(),
+      permissionIds: await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS),
+      departId: newId(),
+      orgCode,
+      userId: newId(),
+      username: admin.username,
+      realname: admin.realname,
+      passwordHash: await this.hasher.hash(admin.password),
+      phone: admin.phone ?? null,
+      email: admin.email ?? null,
+      createBy: scope.username,
+      now: this.clock(),
+    });
+    return toCompany(await this.requireCompany(companyId));
+  }
+
+  async edit(scope: Scope, input: TCompanyEdit): Promise<TCompany> {
+    await this.requirePlatformAdmin(scope);
+    await this.requireCompany(input.id);
+    await this.repository.rename(input.id, input.name, this.clock());
+    return toCompany(await this.requireCompany(input.id));
+  }
+
+  /** Freezing ends the sessions opened in the company; its users cannot sign in until unfrozen. */
+  async setStatus(scope: Scope, input: TCompanyStatus): Promise<TCompany> {
+    await this.requirePlatformAdmin(scope);
+    const company = await this.requireCompany(input.id);
+    if (company.is_platform === 1 && input.status === COMPANY_STATUS.frozen) {
+      throw new AppError('orgPlatformCompanyFixed', 400);
+    }
+    await this.repository.setStatus(input.id, input.status, this.clock());
+    if (input.status === COMPANY_STATUS.frozen) await this.sessions.endCompany(input.id);
+    return toCompany(await this.requireCompany(input.id));
+  }
+
+  async admins(scope: Scope, id: string): Promise<TCompanyAdmin[]> {
+    await this.requirePlatformAdmin(scope);
+    await this.requireCompany(id);
+    return this.repository.admins(id);
+  }
+
+  /**
+   * The permission code alone is not enough: a customer's administrator could be handed it through
+   * a role, and must still never see other companies.
+   */
+  private async requirePlatformAdmin(scope: Scope): Promise<void> {
+    if (!(await this.repository.isPlatformAdmin(scope.userId))) {
+      throw forbidden('orgPlatformAdminOnly');
+    }
+  }
+
+  private async requireCompany(id: string) {
+    const company = await this.repository.find(id);
+    if (!company) throw notFound();
+    return company;
+  }
+}

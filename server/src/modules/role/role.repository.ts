@@ -1,0 +1,174 @@
+import type { TRoleQuery } from '@blrms/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { SysRoleTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+
+const SORT_COLUMNS = {
+  createTime: 'create_time',
+  roleCode: 'role_code',
+  roleName: 'role_name',
+} as const;
+
+/** `like` patterns match the text literally: % and _ typed by the user are not wildcards. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class RoleRepository {
+  constructor(private readonly db: Db) {}
+
+  async page(companyId: string, query: TRoleQuery) {
+    let base = scoped(this.db, companyId).selectFrom('sys_role');
+    if (query.roleName) {
+      const pattern = containing(query.roleName);
+      base = base.where((eb) =>
+        eb.or([
+          sql<boolean>`${eb.ref('role_name')} like ${pattern} escape '\\'`,
+          sql<boolean>`${eb.ref('role_code')} like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    const [{ total } = { total: 0 }] = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .execute();
+    const records = await base
+      .selectAll()
+      .orderBy(SORT_COLUMNS[query.column], query.order)
+      .orderBy('id', query.order)
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute();
+    return { records, total: Number(total) };
+  }
+
+  all(companyId: string) {
+    return scoped(this.db, companyId)
+      .selectFrom('sys_role')
+      .selectAll()
+      .orderBy('role_code')
+      .execute();
+  }
+
+  findById(companyId: string, id: string) {
+    return scoped(this.db, companyId)
+      .selectFrom('sys_role')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async codeTaken(companyId: string, code: string, exceptId: string | undefined): Promise<boolean> {
+    let query = scoped(this.db, companyId)
+      .selectFrom('sys_role')
+      .select('id')
+      .where('role_code', '=', code);
+    if (exceptId) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(row: SysRoleTable): Promise<void> {
+    await this.db.insertInto('sys_role').values(row).execute();
+  }
+
+  async update(
+    companyId: string,
+    id: string,
+    fields: Pick<SysRoleTable, 'role_code' | 'role_name' | 'role_name_en' | 'description'>,
+  ): Promise<void> {
+    await scoped(this.db, companyId)
+      .updateTable('sys_role')
+      .set(fields)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(companyId: string, ids: string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sys_role_permission').where('role_id', 'in', ids).execute();
+      await trx.deleteFrom('sys_user_role').where('role_id', 'in', ids).execute();
+      await scoped(trx, companyId).deleteFrom('sys_role').where('id', 'in', ids).execute();
+    });
+  }
+
+  async userIdsOf(roleIds: string[]): Promise<string[]> {
+    if (roleIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('sys_user_role')
+      .select('user_id')
+      .distinct()
+      .where('role_id', 'in', roleIds)
+      .execute();
+    return rows.map((r) => r.user_id);
+  }
+
+  grantsOf(roleIds: string[]) {
+    if (roleIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('sys_role_permission')
+      .select(['role_id', 'permission_id', 'data_rule_ids'])
+      .where('role_id', 'in', roleIds)
+      .execute();
+  }
+
+  /** Replaces the role's grants; kept grants keep their data rules. */
+  async replaceGrants(roleId: string, permissionIds: string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('sys_role_permission')
+        .select('permission_id')
+        .where('role_id', '=', roleId)
+        .execute();
+      const have = new Set(current.map((r) => r.permission_id));
+      const want = new Set(permissionIds);
+      const removed = [...have].filter((id) => !want.has(id));
+      const added = [...want].filter((id) => !have.has(id));
+      if (removed.length > 0) {
+        await trx
+          .deleteFrom('sys_role_permission')
+          .where('role_id', '=', roleId)
+          .where('permission_id', 'in', removed)
+          .execute();
+      }
+      if (added.length > 0) {
+        await trx
+          .insertInto('sys_role_permission')
+          .values(
+            added.map((permission_id) => ({ role_id: roleId, permission_id, data_rule_ids: null })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async setDataRules(roleId: string, permissionId: string, ruleIds: string | null): Promise<void> {
+    await this.db
+      .updateTable('sys_role_permission')
+      .set({ data_rule_ids: ruleIds })
+      .where('role_id', '=', roleId)
+      .where('permission_id', '=', permissionId)
+      .execute();
+  }
+
+  rulesOf(permissionId: string) {
+    return this.db
+      .selectFrom('sys_permission_data_rule')
+      .selectAll()
+      .where('permission_id', '=', permissionId)
+      .orderBy('create_time')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Of the given ids, those of live catalogue rows. */
+  async livePermissionIds(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('sys_permission')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('del_flag', '=', 0)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+}

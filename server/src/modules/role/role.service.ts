@@ -1,0 +1,214 @@
+import type {
+  TRole,
+  TRoleAdd,
+  TRoleDataRules,
+  TRoleEdit,
+  TRolePage,
+  TRoleQuery,
+  TSaveRoleDataRule,
+  TSaveRolePermission,
+} from '@blrms/contracts';
+import type { Grants, PermissionService } from '../../platform/auth/permissions.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Bus } from '../../platform/bus/bus.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { SysRoleTable } from '../../platform/db/schema.js';
+import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
+import { toDataRule } from '../permission/permission-admin.service.js';
+import type { RoleRepository } from './role.repository.js';
+
+/** The role that makes its holders the company's administrators (the platform's: of everything). */
+export const ADMIN_ROLE_CODE = 'admin';
+
+/** More affected users than this and every cached grant is dropped at once. */
+const PER_USER_EVENTS_MAX = 200;
+
+function toRole(row: SysRoleTable): TRole {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    roleCode: row.role_code,
+    roleName: row.role_name,
+    roleNameEn: row.role_name_en,
+    description: row.description,
+    createTime: new Date(Number(row.create_time)).toISOString(),
+  };
+}
+
+/**
+ * Roles of a company and what they grant. Roles are tenant rows: another company's role is not
+ * found. A caller who is not a platform administrator can only hand out, or take back,
+ * permissions they hold themselves.
+ */
+export class RoleService {
+  constructor(
+    private readonly repository: RoleRepository,
+    private readonly permissions: PermissionService,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(scope: Scope, query: TRoleQuery): Promise<TRolePage> {
+    const { records, total } = await this.repository.page(scope.companyId, query);
+    return {
+      records: records.map(toRole),
+      total,
+      size: query.pageSize,
+      current: query.pageNo,
+      pages: Math.ceil(total / query.pageSize),
+    };
+  }
+
+  async all(scope: Scope, companyId: string | undefined): Promise<TRole[]> {
+    if (companyId && companyId !== scope.companyId && !(await this.grants(scope)).platformAdmin) {
+      throw forbidden('adminPlatformOnly');
+    }
+    return (await this.repository.all(companyId ?? scope.companyId)).map(toRole);
+  }
+
+  async byId(scope: Scope, id: string): Promise<TRole> {
+    return toRole(await this.role(scope, id));
+  }
+
+  async add(scope: Scope, input: TRoleAdd): Promise<TRole> {
+    if (await this.repository.codeTaken(scope.companyId, input.roleCode, undefined)) {
+      throw new AppError('adminRoleCodeTaken', 409);
+    }
+    const row: SysRoleTable = {
+      id: newId(),
+      company_id: scope.companyId,
+      role_code: input.roleCode,
+      role_name: input.roleName,
+      role_name_en: input.roleNameEn ?? null,
+      description: input.description ?? null,
+      create_time: this.clock(),
+    };
+    await this.repository.insert(row);
+    return toRole(row);
+  }
+
+  async edit(scope: Scope, input: TRoleEdit): Promise<void> {
+    const role = await this.role(scope, input.id);
+    if (role.role_code === ADMIN_ROLE_CODE && input.roleCode !== ADMIN_ROLE_CODE) {
+      throw new AppError('adminRoleProtected', 400);
+    }
+    if (await this.repository.codeTaken(scope.companyId, input.roleCode, role.id)) {
+      throw new AppError('adminRoleCodeTaken', 409);
+    }
+    await this.repository.update(scope.companyId, role.id, {
+      role_code: input.roleCode,
+      role_name: input.roleName,
+      role_name_en: input.roleNameEn ?? null,
+      description: input.description ?? null,
+    });
+  }
+
+  async remove(scope: Scope, ids: string[]): Promise<void> {
+    const roles = [];
+    for (const id of new Set(ids)) roles.push(await this.role(scope, id));
+    if (roles.some((r) => r.role_code === ADMIN_ROLE_CODE)) {
+      throw new AppError('adminRoleProtected', 400);
+    }
+    const grants = await this.grants(scope);
+    if (!grants.platformAdmin) {
+      const held = await this.repository.grantsOf(roles.map((r) => r.id));
+      if (held.some((g) => !grants.ids.has(g.permission_id))) {
+        throw forbidden('adminPermissionNotHeld');
+      }
+    }
+    const users = await this.repository.userIdsOf(roles.map((r) => r.id));
+    await this.repository.delete(
+      scope.companyId,
+      roles.map((r) => r.id),
+    );
+    await this.permissionsChanged(users);
+  }
+
+  async permissionIds(scope: Scope, roleId: string): Promise<string[]> {
+    const role = await this.role(scope, roleId);
+    return (await this.repository.grantsOf([role.id])).map((g) => g.permission_id);
+  }
+
+  /**
+   * Sets what the role grants. Permissions the caller does not hold must stay as they are: a
+   * company administrator can neither hand them out nor take them away.
+   */
+  async savePermissions(scope: Scope, input: TSaveRolePermission): Promise<void> {
+    const role = await this.role(scope, input.roleId);
+    const grants = await this.grants(scope);
+    const wanted = [...new Set(input.permissionIds)];
+    const live = await this.repository.livePermissionIds(wanted);
+    if (wanted.some((id) => !live.has(id))) {
+      throw new AppError('adminUnknownPermission', 400, { field: 'permissionIds' });
+    }
+    if (!grants.platformAdmin) {
+      if (role.role_code === ADMIN_ROLE_CODE) throw forbidden('adminRoleProtected');
+      const before = new Set(
+        (await this.repository.grantsOf([role.id])).map((g) => g.permission_id),
+      );
+      const after = new Set(wanted);
+      const changed = [
+        ...[...before].filter((id) => !after.has(id)),
+        ...wanted.filter((id) => !before.has(id)),
+      ];
+      if (changed.some((id) => !grants.ids.has(id))) throw forbidden('adminPermissionNotHeld');
+    }
+    await this.repository.replaceGrants(role.id, wanted);
+    await this.permissionsChanged(await this.repository.userIdsOf([role.id]));
+  }
+
+  async dataRules(scope: Scope, roleId: string, permissionId: string): Promise<TRoleDataRules> {
+    const role = await this.role(scope, roleId);
+    const grant = (await this.repository.grantsOf([role.id])).find(
+      (g) => g.permission_id === permissionId,
+    );
+    const rules = await this.repository.rulesOf(permissionId);
+    return {
+      datarule: rules.map(toDataRule),
+      drChecked: grant?.data_rule_ids ? grant.data_rule_ids.split(',') : [],
+    };
+  }
+
+  async saveDataRules(scope: Scope, input: TSaveRoleDataRule): Promise<void> {
+    const role = await this.role(scope, input.roleId);
+    const grant = (await this.repository.grantsOf([role.id])).find(
+      (g) => g.permission_id === input.permissionId,
+    );
+    if (!grant) throw new AppError('adminRuleNotGranted', 400);
+    const grants = await this.grants(scope);
+    if (!grants.platformAdmin && !grants.ids.has(input.permissionId)) {
+      throw forbidden('adminPermissionNotHeld');
+    }
+    const ruleIds = new Set((await this.repository.rulesOf(input.permissionId)).map((r) => r.id));
+    const chosen = [...new Set(input.dataRuleIds)];
+    if (chosen.some((id) => !ruleIds.has(id))) {
+      throw new AppError('adminUnknownRule', 400, { field: 'dataRuleIds' });
+    }
+    await this.repository.setDataRules(
+      role.id,
+      input.permissionId,
+      chosen.length > 0 ? chosen.join(',') : null,
+    );
+    await this.permissionsChanged(await this.repository.userIdsOf([role.id]));
+  }
+
+  private grants(scope: Scope): Promise<Grants> {
+    return this.permissions.grantsOf(scope.userId, scope.companyId);
+  }
+
+  private async role(scope: Scope, id: string): Promise<SysRoleTable> {
+    const role = await this.repository.findById(scope.companyId, id);
+    if (!role) throw notFound();
+    return role;
+  }
+
+  /** Every node drops the affected users' cached grants; their next request sees the change. */
+  private async permissionsChanged(userIds: string[]): Promise<void> {
+    if (userIds.length > PER_USER_EVENTS_MAX) {
+      await this.bus.publish('auth.permissions-changed', {});
+      return;
+    }
+    for (const userId of userIds) await this.bus.publish('auth.permissions-changed', { userId });
+  }
+}

@@ -1,0 +1,57 @@
+import { ModalForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import type { TDictItem, TPosition, TPositionAdd } from '@blrms/contracts';
+import { useTranslation } from 'react-i18next';
+
+type Props = {
+  open: boolean;
+  editing: TPosition | null;
+  ranks: TDictItem[];
+  onClose: () => void;
+  onSubmit: (values: TPositionAdd) => Promise<unknown>;
+};
+
+export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: Props) {
+  const { t } = useTranslation();
+  return (
+    <ModalForm<TPositionAdd>
+      name="position"
+      key={editing?.id ?? 'new'}
+      title={editing ? t('position.edit') : t('position.add')}
+      open={open}
+      width={480}
+      modalProps={{ destroyOnHidden: true, onCancel: onClose }}
+      initialValues={
+        editing
+          ? { code: editing.code, name: editing.name, postRank: editing.postRank ?? undefined }
+          : undefined
+      }
+      onFinish={async (values) => {
+        await onSubmit(values);
+        onClose();
+        return true;
+      }}
+      data-testid="position-form"
+    >
+      <ProFormText
+        name="code"
+        label={t('position.code')}
+        rules={[
+          { required: true, message: t('position.codeRequired') },
+          { pattern: /^[A-Za-z0-9_-]+$/, message: t('position.codeRule') },
+          { max: 64 },
+        ]}
+      />
+      <ProFormText
+        name="name"
+        label={t('position.name')}
+        rules={[{ required: true, message: t('position.nameRequired') }, { max: 100 }]}
+      />
+      <ProFormSelect
+        name="postRank"
+        label={t('position.rank')}
+        rules={[{ required: true, message: t('position.rankRequired') }]}
+        options={ranks.map((r) => ({ value: r.value, label: r.text }))}
+      />
+    </ModalForm>
+  );
+}

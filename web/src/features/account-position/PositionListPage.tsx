@@ -1,0 +1,166 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { ProColumns } from '@ant-design/pro-components';
+import { ProTable } from '@ant-design/pro-components';
+import type { TPosition } from '@blrms/contracts';
+import { POSITION_SORT_COLUMNS } from '@blrms/contracts';
+import { Button, Card, Popconfirm, Space, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../shared/format';
+import { useHasAction } from '../../shared/permission/use-has-action';
+import { PositionFormModal } from './PositionFormModal';
+import type { PositionParams } from './use-positions';
+import { usePositionMutations, usePositionRanks, usePositions } from './use-positions';
+
+const DEFAULT_PARAMS: PositionParams = {
+  pageNo: 1,
+  pageSize: 10,
+  column: 'createTime',
+  order: 'desc',
+};
+
+type Search = { name?: string; code?: string; postRank?: string };
+type SortColumn = PositionParams['column'];
+const isSortColumn = (v: unknown): v is SortColumn => POSITION_SORT_COLUMNS.some((c) => c === v);
+
+/** Position maintenance: positions of the company, with a rank from the `position_rank` dictionary. */
+export default function PositionListPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useState<PositionParams>(DEFAULT_PARAMS);
+  const [form, setForm] = useState<{ open: boolean; editing: TPosition | null }>({
+    open: false,
+    editing: null,
+  });
+  const [selected, setSelected] = useState<string[]>([]);
+  const positions = usePositions(params);
+  const ranks = usePositionRanks();
+  const { save, remove } = usePositionMutations();
+  const canAdd = useHasAction('account:position:add');
+  const canEdit = useHasAction('account:position:edit');
+  const canDelete = useHasAction('account:position:delete');
+  const rankText = (value: string | null) =>
+    ranks.data?.find((r) => r.value === value)?.text ?? value ?? '';
+
+  const columns: ProColumns<TPosition>[] = [
+    { title: t('position.code'), dataIndex: 'code', key: 'code', sorter: true, width: 160 },
+    { title: t('position.name'), dataIndex: 'name', key: 'name', sorter: true },
+    {
+      title: t('position.rank'),
+      dataIndex: 'postRank',
+      key: 'postRank',
+      sorter: true,
+      width: 140,
+      valueType: 'select',
+      fieldProps: { options: (ranks.data ?? []).map((r) => ({ value: r.value, label: r.text })) },
+      render: (_, row) => (row.postRank ? <Tag color="blue">{rankText(row.postRank)}</Tag> : null),
+    },
+    {
+      title: t('position.createTime'),
+      dataIndex: 'createTime',
+      key: 'createTime',
+      sorter: true,
+      hideInSearch: true,
+      width: 180,
+      render: (_, row) => formatDateTime(row.createTime),
+    },
+    {
+      title: t('position.actions'),
+      valueType: 'option',
+      width: 140,
+      hidden: !canEdit && !canDelete,
+      render: (_, row) => (
+        <Space size="small">
+          {canEdit && (
+            <a onClick={() => setForm({ open: true, editing: row })} data-testid="position-edit">
+              {t('position.edit')}
+            </a>
+          )}
+          {canDelete && (
+            <Popconfirm
+              title={t('position.deleteConfirm')}
+              onConfirm={() => remove.mutate([row.id])}
+            >
+              <a data-testid="position-delete">{t('position.delete')}</a>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card styles={{ body: { padding: 0 } }} data-testid="position-page">
+      <ProTable<TPosition, Search>
+        rowKey="id"
+        columns={columns}
+        dataSource={positions.data?.records ?? []}
+        loading={positions.isFetching}
+        search={{ labelWidth: 'auto', defaultCollapsed: false }}
+        onSubmit={(values) =>
+          setParams((p) => ({
+            ...p,
+            pageNo: 1,
+            name: values.name?.trim() || undefined,
+            code: values.code?.trim() || undefined,
+            postRank: values.postRank || undefined,
+          }))
+        }
+        onReset={() => setParams(DEFAULT_PARAMS)}
+        options={{ reload: () => void positions.refetch(), density: true, setting: true }}
+        scroll={{ x: 720 }}
+        rowSelection={
+          canDelete
+            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }
+            : undefined
+        }
+        toolBarRender={() => [
+          canAdd && (
+            <Button
+              key="add"
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setForm({ open: true, editing: null })}
+              data-testid="position-add"
+            >
+              {t('position.add')}
+            </Button>
+          ),
+          canDelete && selected.length > 0 && (
+            <Popconfirm
+              key="delete"
+              title={t('position.deleteSelectedConfirm', { count: selected.length })}
+              onConfirm={() => remove.mutate(selected, { onSuccess: () => setSelected([]) })}
+            >
+              <Button danger>{t('position.deleteSelected')}</Button>
+            </Popconfirm>
+          ),
+        ]}
+        pagination={{
+          current: params.pageNo,
+          pageSize: params.pageSize,
+          total: positions.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
+          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
+        }}
+        onChange={(_, __, sorter) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          const column = isSortColumn(one?.columnKey) && one?.order ? one.columnKey : 'createTime';
+          const order = one?.order === 'ascend' ? 'asc' : 'desc';
+          setParams((p) =>
+            p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
+          );
+        }}
+      />
+      <PositionFormModal
+        open={form.open}
+        editing={form.editing}
+        ranks={ranks.data ?? []}
+        onClose={() => setForm({ open: false, editing: null })}
+        onSubmit={(values) =>
+          save.mutateAsync(form.editing ? { ...values, id: form.editing.id } : values)
+        }
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import type {
+  TAdminChangePassword,
+  TAdminUser,
+  TAdminUserAdd,
+  TAdminUserEdit,
+  TAdminUserPage,
+  TAdminUserQuery,
+  TCompany,
+  TDepartTreeNode,
+  TPositionOption,
+  TRole,
+  TUserImportResult,
+} from '@blrms/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { downloadFile, http, request, uploadFile } from '../../api/client';
+
+export type UserParams = Omit<TAdminUserQuery, '_t'>;
+export type UserFilters = Omit<UserParams, 'pageNo' | 'pageSize' | 'column' | 'order'>;
+
+export function useUsers(params: UserParams) {
+  return useQuery({
+    queryKey: ['adminUsers', params],
+    queryFn: () => http.get<TAdminUserPage>('/sys/user/list', params),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Roles a user of the company may be given; another company's for platform administrators. */
+export function useRoleOptions(companyId: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['roleOptions', companyId ?? 'current'],
+    queryFn: () => http.get<TRole[]>('/sys/role/queryall', companyId ? { companyId } : undefined),
+    enabled,
+  });
+}
+
+export function useDepartTree(enabled: boolean) {
+  return useQuery({
+    queryKey: ['departTree'],
+    queryFn: () => http.get<TDepartTreeNode[]>('/sys/sysDepart/queryTreeList'),
+    enabled,
+  });
+}
+
+export function usePositionOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ['positionOptions'],
+    queryFn: () => http.get<TPositionOption[]>('/sys/position/queryall'),
+    enabled,
+  });
+}
+
+/** Customer companies, for platform administrators adding a user to one of them. */
+export function useCompanyOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ['companyOptions'],
+    queryFn: () =>
+      http.get<{ records: TCompany[] }>('/sys/company/list', {
+        pageSize: 1000,
+        column: 'name',
+        order: 'asc',
+      }),
+    enabled,
+  });
+}
+
+/** Every change shows the server's message and reloads the list. */
+export function useUserMutations() {
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const done = (result: { message: string }) => {
+    void message.success(result.message);
+    void queryClient.invalidateQueries({ queryKey: ['adminUsers'] });
+  };
+  const save = useMutation({
+    mutationFn: (input: TAdminUserAdd | TAdminUserEdit) =>
+      'id' in input
+        ? request<null>('PUT', '/sys/user/edit', { body: input })
+        : request<TAdminUser>('POST', '/sys/user/add', { body: input }),
+    onSuccess: done,
+  });
+  const setFrozen = useMutation({
+    mutationFn: (input: { ids: string[]; frozen: boolean }) =>
+      request<null>('PUT', '/sys/user/frozenBatch', {
+        body: { ids: input.ids.join(','), status: input.frozen ? '2' : '1' },
+      }),
+    onSuccess: done,
+  });
+  const remove = useMutation({
+    mutationFn: (ids: string[]) =>
+      request<null>('DELETE', '/sys/user/deleteBatch', { params: { ids: ids.join(',') } }),
+    onSuccess: done,
+  });
+  const resetPassword = useMutation({
+    mutationFn: (body: TAdminChangePassword) =>
+      request<null>('PUT', '/sys/user/changePassword', { body }),
+    onSuccess: (result) => void message.success(result.message),
+  });
+  const importFile = useMutation({
+    mutationFn: (file: File) =>
+      uploadFile<TUserImportResult>(
+        '/sys/user/importExcel',
+        file,
+        file.name.toLowerCase().endsWith('.csv')
+          ? 'text/csv'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['adminUsers'] }),
+  });
+  return { save, setFrozen, remove, resetPassword, importFile };
+}
+
+export function exportUsers(filters: UserFilters, format: 'xlsx' | 'csv') {
+  return downloadFile('/sys/user/exportXls', { ...filters, format }, `users.${format}`);
+}

@@ -1,0 +1,111 @@
+import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
+import type { TLoginResult } from '@blrms/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { accountApi } from '../../api/account';
+import { ApiError } from '../../api/errors';
+import { SendCodeButton } from '../../shared/account/SendCodeButton';
+import { CODE_PATTERN, PHONE_PATTERN } from '../../shared/account/send-code';
+
+type PhoneForm = { mobile: string; captcha: string };
+
+/** The phone tab of the login page: an SMS code instead of the password (POST /sys/phoneLogin). */
+export function PhoneLoginForm({ onLoggedIn }: { onLoggedIn: (result: TLoginResult) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<PhoneForm>();
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const login = useMutation({
+    mutationFn: (values: PhoneForm) => accountApi.phoneLogin(values),
+    onSuccess: onLoggedIn,
+    onError: (e) => setError(e instanceof ApiError && e.message ? e.message : t('login.failed')),
+  });
+
+  const sendCode = async () => {
+    await form.validateFields(['mobile']);
+    setError(null);
+    try {
+      const { message } = await accountApi.sms({
+        mobile: form.getFieldValue('mobile'),
+        smsmode: '0',
+      });
+      setNotice(message);
+    } catch (e) {
+      setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
+      throw e;
+    }
+  };
+
+  return (
+    <Form<PhoneForm>
+      form={form}
+      size="large"
+      onFinish={(values) => {
+        setError(null);
+        login.mutate(values);
+      }}
+      onValuesChange={() => setError(null)}
+      data-testid="phone-login-form"
+    >
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          message={error}
+          className="login-page__error"
+          data-testid="phone-login-error"
+        />
+      )}
+      {notice && !error && (
+        <Alert type="info" showIcon message={notice} className="login-page__error" />
+      )}
+      <Form.Item
+        name="mobile"
+        rules={[
+          { required: true, message: t('phoneLogin.mobileRequired') },
+          { pattern: PHONE_PATTERN, message: t('account.phoneRule') },
+        ]}
+      >
+        <Input
+          prefix={<MobileOutlined />}
+          placeholder={t('phoneLogin.mobile')}
+          autoComplete="tel"
+          inputMode="tel"
+          maxLength={11}
+          data-testid="phone-login-mobile"
+        />
+      </Form.Item>
+      <div className="login-page__captcha">
+        <Form.Item
+          name="captcha"
+          rules={[
+            { required: true, message: t('phoneLogin.codeRequired') },
+            { pattern: CODE_PATTERN, message: t('account.codeRule') },
+          ]}
+        >
+          <Input
+            prefix={<SafetyOutlined />}
+            placeholder={t('phoneLogin.code')}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            data-testid="phone-login-code"
+          />
+        </Form.Item>
+        <SendCodeButton send={sendCode} testId="phone-login-send" />
+      </div>
+      <Button
+        type="primary"
+        htmlType="submit"
+        block
+        loading={login.isPending}
+        data-testid="phone-login-submit"
+      >
+        {t('login.submit')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,23 @@
+import { VERIFY_CODE_RESEND_SECONDS } from '@blrms/contracts';
+import { describe, expect, it } from 'vitest';
+import { passwordStrength } from './password-strength';
+import { RESEND_SECONDS } from './send-code';
+
+describe('password strength meter', () => {
+  it('rates short and one-kind passwords low', () => {
+    expect(passwordStrength('Ab1!')).toBe('low');
+    expect(passwordStrength('abcdefghijkl')).toBe('low');
+    expect(passwordStrength('123456789012')).toBe('low');
+  });
+
+  it('rates two kinds medium, and three kinds of 10+ or all four kinds high', () => {
+    expect(passwordStrength('abcdefg1')).toBe('medium');
+    expect(passwordStrength('abcdEFG1')).toBe('medium');
+    expect(passwordStrength('abcdEFGH12')).toBe('high');
+    expect(passwordStrength('aB3$efgh')).toBe('high');
+  });
+});
+
+it('waits as long as the server before offering another code', () => {
+  expect(RESEND_SECONDS).toBe(VERIFY_CODE_RESEND_SECONDS);
+});
