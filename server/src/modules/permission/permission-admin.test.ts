@@ -191,19 +191,7 @@ describe('menu permission administration', () => {
   });
 
   describe('data rules', () => {
-    let deviceList: string;
-    beforeAll(async () => {
-      const res = await call(admin, 'POST', '/sys/permission/add', {
-        parentId: null,
-        name: '设备',
-        nameEn: 'Devices',
-        menuType: 0,
-        url: '/device-test',
-        component: 'device/DeviceList',
-        perms: 'device:list',
-      });
-      deviceList = res.json().result.id;
-    });
+    const deviceList = permissionId('device-list');
     const rule = (extra: object = {}) => ({
       permissionId: deviceList,
       ruleName: 'R40 only',
@@ -241,7 +229,11 @@ describe('menu permission administration', () => {
         'mine',
       ]);
       const tree = await call(admin, 'GET', '/sys/permission/list');
-      expect(tree.json().result.find((n: { id: string }) => n.id === deviceList).ruleCount).toBe(2);
+      const devices = tree
+        .json()
+        .result.find((n: { url: string }) => n.url === '/device')
+        .children.find((n: { id: string }) => n.id === deviceList);
+      expect(devices.ruleCount).toBe(2);
       const edit = await call(admin, 'PUT', '/sys/permission/editPermissionRule', {
         ...rule({ ruleValue: 'BL10X' }),
         permissionId: undefined,

@@ -293,16 +293,7 @@ describe('role administration', () => {
 
   describe('data rules of a grant', () => {
     it('chooses which rules of a permission the role’s grant carries', async () => {
-      const add = await call(admin, 'POST', '/sys/permission/add', {
-        parentId: null,
-        name: '设备',
-        nameEn: 'Devices',
-        menuType: 0,
-        url: '/dev',
-        component: 'device/DeviceList',
-        perms: 'device:list',
-      });
-      const deviceList = add.json().result.id;
+      const deviceList = permissionId('device-list');
       const rule = await call(admin, 'POST', '/sys/permission/addPermissionRule', {
         permissionId: deviceList,
         ruleName: 'own devices',
