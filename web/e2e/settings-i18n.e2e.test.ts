@@ -98,12 +98,16 @@ describe('language', () => {
     await sideMenu(page).getByText('系统管理', { exact: true }).click();
     await sideMenu(page).getByText('后台日志', { exact: true }).click();
     await seen(page.getByTestId('log-page'));
-    expect(await menuLabels(page)).toEqual(['首页', '系统管理\n后台日志']);
+    expect(await menuLabels(page)).toEqual(['首页', '设备管理', '系统管理\n后台日志']);
 
     await switchLanguage(page, page.getByTestId('header'), 'English');
     await seen(toast(page, 'switch language success'));
     await seen(sideMenu(page).getByText('Home', { exact: true }));
-    expect(await menuLabels(page)).toEqual(['Home', 'System management\nBackend logs']);
+    expect(await menuLabels(page)).toEqual([
+      'Home',
+      'Device Management',
+      'System management\nBackend logs',
+    ]);
     // The page titles follow: tabs, breadcrumb, the log page's own tabs and the header.
     const tabBar = page.getByTestId('tab-bar');
     await seen(tabBar.getByRole('tab', { name: 'Backend logs', exact: true }));
@@ -115,7 +119,11 @@ describe('language', () => {
 
     await page.reload();
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
-    expect(await menuLabels(page)).toEqual(['Home', 'System management\nBackend logs']);
+    expect(await menuLabels(page)).toEqual([
+      'Home',
+      'Device Management',
+      'System management\nBackend logs',
+    ]);
 
     await page.goto('/dashboard/analysis');
     await seen(page.getByText('My account'));
@@ -304,7 +312,7 @@ describe('menu search', () => {
     const shown = page.locator('.ant-select-dropdown .ant-select-item-option');
     const option = shown.filter({ hasText: '后台日志' });
     await seen(option);
-    expect(await shown.allInnerTexts()).toEqual(['后台日志']);
+    expect(await shown.allInnerTexts()).toEqual(['设备日志', '后台日志']);
     await option.click();
     await seen(page.getByTestId('log-page'));
     expect(new URL(page.url()).pathname).toBe('/system/log');
