@@ -465,9 +465,10 @@ describe('device management', () => {
     ]);
 
     await selectOption(page, queryForm().getByLabel('状态'), '失败');
+    await seen(queryForm().locator('.ant-select-selection-item[title="失败"]'));
     await queryForm().getByRole('button', { name: '查 询' }).click();
-    await seen(page.getByTestId('device-log-table').locator('.ant-empty-description'));
     await poll(() => rows.count()).toBe(0);
+    await seen(page.getByTestId('device-log-table').locator('.ant-empty-description'));
     await queryForm().getByRole('button', { name: '重 置' }).click();
     await seen(page.getByText('1-9 / 9'));
   });
