@@ -486,7 +486,10 @@ describe('device management', () => {
     }
     await page.getByTestId('device-delete-batch').click();
     const confirm = dialog('删除选中的 2 台设备？');
+    await seen(confirm);
     await confirm.getByRole('button', { name: '删 除' }).click();
+    await gone(confirm);
+    await seen(toast(page, '删除成功'));
     await poll(async () => (await listedSns()).sort()).toEqual([
       FORM_SN,
       'IMP-BL-001',
