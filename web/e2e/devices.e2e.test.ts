@@ -465,9 +465,10 @@ describe('device management', () => {
     ]);
 
     await selectOption(page, queryForm().getByLabel('状态'), '失败');
+    await seen(queryForm().locator('.ant-select-selection-item[title="失败"]'));
     await queryForm().getByRole('button', { name: '查 询' }).click();
-    await seen(page.getByTestId('device-log-table').locator('.ant-empty-description'));
     await poll(() => rows.count()).toBe(0);
+    await seen(page.getByTestId('device-log-table').locator('.ant-empty-description'));
     await queryForm().getByRole('button', { name: '重 置' }).click();
     await seen(page.getByText('1-9 / 9'));
   });
@@ -485,7 +486,10 @@ describe('device management', () => {
     }
     await page.getByTestId('device-delete-batch').click();
     const confirm = dialog('删除选中的 2 台设备？');
+    await seen(confirm);
     await confirm.getByRole('button', { name: '删 除' }).click();
+    await gone(confirm);
+    await seen(toast(page, '删除成功'));
     await poll(async () => (await listedSns()).sort()).toEqual([
       FORM_SN,
       'IMP-BL-001',

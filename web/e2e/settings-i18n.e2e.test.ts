@@ -98,14 +98,21 @@ describe('language', () => {
     await sideMenu(page).getByText('系统管理', { exact: true }).click();
     await sideMenu(page).getByText('后台日志', { exact: true }).click();
     await seen(page.getByTestId('log-page'));
-    expect(await menuLabels(page)).toEqual(['首页', '系统管理\n后台日志\n通告管理']);
+    expect(await menuLabels(page)).toEqual([
+      '首页',
+      '设备管理',
+      '账户权限',
+      '系统管理\n后台日志\n客户管理\n通告管理\n编码校验规则',
+    ]);
 
     await switchLanguage(page, page.getByTestId('header'), 'English');
     await seen(toast(page, 'switch language success'));
     await seen(sideMenu(page).getByText('Home', { exact: true }));
     expect(await menuLabels(page)).toEqual([
       'Home',
-      'System management\nBackend logs\nAnnouncements',
+      'Device Management',
+      'Account permissions',
+      'System management\nBackend logs\nCompanies\nAnnouncements\nCheck rules',
     ]);
     // The page titles follow: tabs, breadcrumb, the log page's own tabs and the header.
     const tabBar = page.getByTestId('tab-bar');
@@ -120,7 +127,9 @@ describe('language', () => {
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
     expect(await menuLabels(page)).toEqual([
       'Home',
-      'System management\nBackend logs\nAnnouncements',
+      'Device Management',
+      'Account permissions',
+      'System management\nBackend logs\nCompanies\nAnnouncements\nCheck rules',
     ]);
 
     await page.goto('/dashboard/analysis');
@@ -310,7 +319,7 @@ describe('menu search', () => {
     const shown = page.locator('.ant-select-dropdown .ant-select-item-option');
     const option = shown.filter({ hasText: '后台日志' });
     await seen(option);
-    expect(await shown.allInnerTexts()).toEqual(['后台日志']);
+    expect(await shown.allInnerTexts()).toEqual(['设备日志', '后台日志']);
     await option.click();
     await seen(page.getByTestId('log-page'));
     expect(new URL(page.url()).pathname).toBe('/system/log');
