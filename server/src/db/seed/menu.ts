@@ -601,5 +601,15 @@ export const MENU: SeedPermission[] = [
   },
 ];
 
+/**
+ * Menu/button rows (by perms prefix) a company administrator does not get: they act on the whole
+ * platform (companies, check rules, platform settings), which only platform administrators manage.
+ */
+export const PLATFORM_ONLY_PERMS = ['system:company', 'system:checkrule', 'system:setting'];
+
+export function isPlatformOnly(perms: string | null | undefined): boolean {
+  return PLATFORM_ONLY_PERMS.some((prefix) => perms?.startsWith(prefix));
+}
+
 /** Menu keys the `operator` role is granted; `admin` gets every row. */
 export const OPERATOR_MENU = ['dashboard-analysis', 'isps-user-announcement'];

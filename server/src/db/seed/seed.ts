@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { stableId } from '../../platform/db/ids.js';
 import { DICTIONARIES } from './dictionaries.js';
-import { MENU, OPERATOR_MENU } from './menu.js';
+import { MENU, OPERATOR_MENU, isPlatformOnly, type SeedPermission } from './menu.js';
 
 export const PLATFORM_COMPANY_ID = stableId('company', 'platform');
 export const ADMIN_ROLE_ID = stableId('role', 'platform:admin');
@@ -84,6 +84,9 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
       .execute();
   }
 
+  const existingPermissions = new Set(
+    (await db.selectFrom('sys_permission').select('id').execute()).map((p) => p.id),
+  );
   for (const p of MENU) {
     const { key, parent, ...row } = p;
     await db
@@ -149,8 +152,37 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
       .execute();
   }
 
+  await grantNewRowsToCompanyAdmins(
+    db,
+    MENU.filter((p) => !existingPermissions.has(permissionId(p.key)) && !isPlatformOnly(p.perms)),
+  );
   await seedAdmin(db, options, now);
   await seedDictionaries(db, now);
+}
+
+/**
+ * Menu rows a release adds reach the administrators of existing customer companies, as they would
+ * have had them had the company been created after the release. Rows that already existed are
+ * left alone: a grant an administrator removed stays removed.
+ */
+async function grantNewRowsToCompanyAdmins(db: Db, added: SeedPermission[]): Promise<void> {
+  if (added.length === 0) return;
+  const adminRoles = await db
+    .selectFrom('sys_role as r')
+    .innerJoin('sys_company as c', 'c.id', 'r.company_id')
+    .select('r.id')
+    .where('r.role_code', '=', 'admin')
+    .where('c.is_platform', '=', 0)
+    .execute();
+  for (const role of adminRoles) {
+    for (const p of added) {
+      await db
+        .insertInto('sys_role_permission')
+        .values({ role_id: role.id, permission_id: permissionId(p.key), data_rule_ids: null })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
 }
 
 async function seedAdmin(db: Db, options: SeedOptions, now: number): Promise<void> {

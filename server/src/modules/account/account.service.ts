@@ -1,3 +1,4 @@
+import { PLATFORM_ONLY_PERMS } from '../../db/seed/menu.js';
 import type {
   TLoginResult,
   TPasswordResetRequest,
@@ -25,12 +26,6 @@ import {
   type CodePurpose,
   type VerifyCodeService,
 } from './verify-code.service.js';
-
-/**
- * Menu/button rows a self-registered company administrator does not get: they act on the whole
- * platform (companies, check rules, platform settings), which only platform administrators manage.
- */
-export const PLATFORM_ONLY_PERMS = ['system:company', 'system:checkrule', 'system:setting'];
 
 const DUPLICATE_MESSAGE = {
   username: 'usernameExists',

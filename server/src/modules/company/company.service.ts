@@ -15,7 +15,7 @@ import { newId } from '../../platform/db/ids.js';
 import type { SysCompanyTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 // A customer's admin role gets the same grants as a self-registered company's: all but these.
-import { PLATFORM_ONLY_PERMS } from '../account/account.service.js';
+import { PLATFORM_ONLY_PERMS } from '../../db/seed/menu.js';
 import { nextOrgCode } from '../depart/org-code.js';
 import { weakPasswordReason } from '../user/password-policy.js';
 import type { CompanyRepository } from './company.repository.js';

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PasswordHasher } from '../../platform/auth/passwords.js';
+import { newId } from '../../platform/db/ids.js';
+import { TEST_HASH_COST, createTestApp, type TestContext } from '../../test/app.js';
+import { isPlatformOnly } from './menu.js';
+import { permissionId, seed } from './seed.js';
+
+describe('seed on an existing database', () => {
+  let t: TestContext;
+  let customerAdminRole: string;
+
+  const grantedTo = async (roleId: string) =>
+    (
+      await t.db
+        .selectFrom('sys_role_permission')
+        .select('permission_id')
+        .where('role_id', '=', roleId)
+        .execute()
+    ).map((g) => g.permission_id);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const companyId = await t.createCompany('acme');
+    customerAdminRole = newId();
+    await t.db
+      .insertInto('sys_role')
+      .values({
+        id: customerAdminRole,
+        company_id: companyId,
+        role_code: 'admin',
+        role_name: '管理员',
+        role_name_en: 'Administrator',
+        description: null,
+        create_time: 0,
+      })
+      .execute();
+    const rows = (await t.db.selectFrom('sys_permission').select(['id', 'perms']).execute()).filter(
+      (r) => !isPlatformOnly(r.perms),
+    );
+    await t.db
+      .insertInto('sys_role_permission')
+      .values(
+        rows.map((r) => ({ role_id: customerAdminRole, permission_id: r.id, data_rule_ids: null })),
+      )
+      .execute();
+    // As before a release that brings the device log page: the row does not exist yet. And the
+    // customer's administrator has taken the token page away from their own admin role.
+    await t.db
+      .deleteFrom('sys_role_permission')
+      .where('permission_id', '=', permissionId('device-log'))
+      .execute();
+    await t.db.deleteFrom('sys_permission').where('id', '=', permissionId('device-log')).execute();
+    await t.db
+      .deleteFrom('sys_role_permission')
+      .where('role_id', '=', customerAdminRole)
+      .where('permission_id', '=', permissionId('device-token'))
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  it('grants rows a release adds to customer administrators, and leaves removed grants removed', async () => {
+    await seed(t.db, {
+      adminPassword: 'unused-Password-1',
+      hasher: new PasswordHasher(TEST_HASH_COST),
+      clock: () => 1,
+      announce: () => {},
+    });
+    const granted = await grantedTo(customerAdminRole);
+    expect(granted).toContain(permissionId('device-log'));
+    expect(granted).not.toContain(permissionId('device-token'));
+    expect(granted).not.toContain(permissionId('system-company'));
+  });
+});
