@@ -8,12 +8,13 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import type { ComposeOption, ECharts } from 'echarts/core';
-import { init, use as registerEcharts } from 'echarts/core';
+import type { ComposeOption } from 'echarts/core';
+import { use as registerEcharts } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../shared/format';
+import { useChart } from './use-chart';
 
 // Only the parts this chart uses are bundled.
 registerEcharts([
@@ -37,24 +38,8 @@ type Option = ComposeOption<
 export function VisitChart({ data }: { data: TVisitInfo }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<ECharts | null>(null);
-
-  useEffect(() => {
-    if (!host.current) return;
-    const instance = init(host.current, undefined, { renderer: 'svg' });
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(host.current);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    const option: Option = {
+  const option = useMemo<Option>(
+    () => ({
       color: [token.colorPrimary, token.colorWarning],
       tooltip: {
         trigger: 'axis',
@@ -77,9 +62,10 @@ export function VisitChart({ data }: { data: TVisitInfo }) {
         },
         { name: t('dashboard.ips'), type: 'line', data: data.map((d) => d.ip) },
       ],
-    };
-    chart.current?.setOption(option, true);
-  }, [data, t, token.colorPrimary, token.colorWarning]);
+    }),
+    [data, t, token.colorPrimary, token.colorWarning],
+  );
+  const host = useChart(option);
 
   return <div ref={host} style={{ height: 300 }} data-testid="visit-chart" />;
 }
