@@ -3,16 +3,14 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../../platform/db/database.js';
 import type { SysAnnouncementTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = {
   createTime: 'create_time',
   sendTime: 'send_time',
   priority: 'priority',
 } as const;
-
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export interface AnnouncementFilter {
   titile?: string | undefined;
@@ -100,30 +98,25 @@ export class AnnouncementRepository {
     page: Paging & { column: keyof typeof SORT_COLUMNS },
   ) {
     const base = this.filtered(companyId, filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll()
-      .select((eb) => [
-        eb
-          .selectFrom('sys_announcement_send as s')
-          .whereRef('s.annt_id', '=', 'sys_announcement.id')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .as('recipients'),
-        eb
-          .selectFrom('sys_announcement_send as s')
-          .whereRef('s.annt_id', '=', 'sys_announcement.id')
-          .where('s.read_flag', '=', 1)
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .as('read_count'),
-      ])
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .selectAll()
+        .select((eb) => [
+          eb
+            .selectFrom('sys_announcement_send as s')
+            .whereRef('s.annt_id', '=', 'sys_announcement.id')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .as('recipients'),
+          eb
+            .selectFrom('sys_announcement_send as s')
+            .whereRef('s.annt_id', '=', 'sys_announcement.id')
+            .where('s.read_flag', '=', 1)
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .as('read_count'),
+        ])
+        .orderBy(SORT_COLUMNS[page.column], page.order)
+        .orderBy('id', page.order),
+    );
   }
 
   /** Users of the company, by audience; `ids` must already be known to belong to the company. */
@@ -329,17 +322,12 @@ export class AnnouncementRepository {
     if (filter.readFlag !== undefined) {
       base = base.where('sys_announcement_send.read_flag', '=', filter.readFlag);
     }
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .select(this.inboxColumns())
-      .orderBy('a.send_time', page.order)
-      .orderBy('a.id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .select(this.inboxColumns())
+        .orderBy('a.send_time', page.order)
+        .orderBy('a.id', page.order),
+    );
   }
 
   inboxEntry(companyId: string, userId: string, now: number, anntId: string) {

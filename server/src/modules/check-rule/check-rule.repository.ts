@@ -2,6 +2,8 @@ import type { TCheckRuleListQuery } from '@blrms/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SysCheckRuleTable } from '../../platform/db/schema.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = {
   ruleCode: 'rule_code',
@@ -19,17 +21,9 @@ export class CheckRuleRepository {
       base = base.where(sql<boolean>`rule_code like ${containing(q.ruleCode)} escape '\\'`);
     if (q.ruleName)
       base = base.where(sql<boolean>`rule_name like ${containing(q.ruleName)} escape '\\'`);
-    const total = await base
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const records = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[q.column], q.order)
-      .orderBy('id')
-      .limit(q.pageSize)
-      .offset((q.pageNo - 1) * q.pageSize)
-      .execute();
-    return { records, total: Number(total.n) };
+    return selectPage(base, q, (query) =>
+      query.selectAll().orderBy(SORT_COLUMNS[q.column], q.order).orderBy('id'),
+    );
   }
 
   findById(id: string) {
@@ -70,9 +64,4 @@ export class CheckRuleRepository {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
-}
-
-/** `like` patterns match the text literally: % and _ in a filter are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -1,10 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-
-/** `like` patterns match the text literally: % and _ in a filter are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = { createTime: 'c.create_time', name: 'c.name', code: 'c.code' } as const;
 
@@ -72,25 +69,20 @@ export class CompanyRepository {
 
   async page(filter: CompanyFilter, page: CompanyPaging) {
     const base = this.filtered(filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll('c')
-      .select((eb) =>
-        eb
-          .selectFrom('sys_user as u')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('u.company_id', '=', 'c.id')
-          .where('u.del_flag', '=', 0)
-          .as('user_count'),
-      )
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('c.id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .selectAll('c')
+        .select((eb) =>
+          eb
+            .selectFrom('sys_user as u')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('u.company_id', '=', 'c.id')
+            .where('u.del_flag', '=', 0)
+            .as('user_count'),
+        )
+        .orderBy(SORT_COLUMNS[page.column], page.order)
+        .orderBy('c.id', page.order),
+    );
   }
 
   find(id: string) {

@@ -2,11 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SysDepartRoleTable, SysDepartTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-
-/** `like` patterns match the text literally: % and _ in a filter are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const MEMBER_SORT = {
   username: 'u.username',
@@ -170,17 +167,12 @@ export class DepartRepository {
     page: Paging<keyof typeof MEMBER_SORT>,
   ) {
     const base = this.members(departId, filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .select([...MEMBER_COLUMNS])
-      .orderBy(MEMBER_SORT[page.column], page.order)
-      .orderBy('u.id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .select([...MEMBER_COLUMNS])
+        .orderBy(MEMBER_SORT[page.column], page.order)
+        .orderBy('u.id', page.order),
+    );
   }
 
   /** Users of the company (default company or member) who are not in the department yet. */
@@ -330,17 +322,12 @@ export class DepartRepository {
       const pattern = containing(roleName);
       base = base.where(sql<boolean>`r.role_name like ${pattern} escape '\\'`);
     }
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .select(['r.id', 'r.depart_id', 'r.role_name', 'r.role_code', 'r.create_time'])
-      .orderBy(ROLE_SORT[page.column], page.order)
-      .orderBy('r.id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .select(['r.id', 'r.depart_id', 'r.role_name', 'r.role_code', 'r.create_time'])
+        .orderBy(ROLE_SORT[page.column], page.order)
+        .orderBy('r.id', page.order),
+    );
   }
 
   findRole(companyId: string, roleId: string): Promise<SysDepartRoleTable | undefined> {

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceLogTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { containing } from './like.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = { logTime: 'log_time', subject: 'subject', state: 'state' } as const;
 const INSERT_BATCH = 1000;
@@ -68,17 +69,9 @@ export class DeviceLogRepository {
     page: Pick<TDeviceLogQuery, 'pageNo' | 'pageSize' | 'column' | 'order'>,
   ) {
     const base = this.filtered(companyId, filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query.selectAll().orderBy(SORT_COLUMNS[page.column], page.order).orderBy('id', page.order),
+    );
   }
 
   findById(companyId: string, id: string) {

@@ -5,8 +5,9 @@ import type { Db } from '../../platform/db/database.js';
 import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { containing } from './like.js';
+import { containing } from '../../platform/db/like.js';
 import { STATS_RULE_COLUMNS } from './stats-columns.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = { createTime: 'create_time', name: 'name' } as const;
 
@@ -17,17 +18,9 @@ export class GroupRepository {
     let base = scoped(this.db, companyId).selectFrom('device_group');
     if (query.name)
       base = base.where(sql<boolean>`name like ${containing(query.name)} escape '\\'`);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const groups = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[query.column], query.order)
-      .orderBy('id', query.order)
-      .limit(query.pageSize)
-      .offset((query.pageNo - 1) * query.pageSize)
-      .execute();
-    return { records: groups, total: Number(total) };
+    return selectPage(base, query, (rows) =>
+      rows.selectAll().orderBy(SORT_COLUMNS[query.column], query.order).orderBy('id', query.order),
+    );
   }
 
   /** Devices per group and status, from `device_stats`, within the caller's data rules. */

@@ -1,4 +1,1 @@
-/** `like` patterns match the text literally: % and _ in a search are not wildcards. */
-export function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { containing } from '../../platform/db/like.js';

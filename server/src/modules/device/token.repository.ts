@@ -3,7 +3,7 @@ import type { TDeviceTokenQuery } from '@blrms/contracts';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceTokenTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { containing } from './like.js';
+import { containing } from '../../platform/db/like.js';
 
 const SORT_COLUMNS = {
   createTime: 'device_token.create_time',

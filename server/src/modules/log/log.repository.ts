@@ -2,6 +2,8 @@ import { LOG_TYPE, type TSysLogQuery } from '@blrms/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SysLogTable } from '../../platform/db/schema.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 import { scoped } from '../../platform/db/scoped.js';
 
 const SORT_COLUMNS = {
@@ -9,11 +11,6 @@ const SORT_COLUMNS = {
   costTime: 'cost_time',
   username: 'username',
 } as const;
-
-/** `like` patterns match the text literally: % and _ in a keyword are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export interface LogFilter {
   logType: number;
@@ -48,23 +45,14 @@ export class LogRepository {
     return query;
   }
 
-  async page(
+  page(
     companyId: string,
     filter: LogFilter,
     page: Pick<TSysLogQuery, 'pageNo' | 'pageSize' | 'column' | 'order'>,
   ) {
-    const base = this.filtered(companyId, filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(this.filtered(companyId, filter), page, (query) =>
+      query.selectAll().orderBy(SORT_COLUMNS[page.column], page.order).orderBy('id', page.order),
+    );
   }
 
   /** Logins and distinct IPs of a company in [from, to). */

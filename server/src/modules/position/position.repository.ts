@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SysPositionTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = {
   createTime: 'create_time',
@@ -9,11 +11,6 @@ const SORT_COLUMNS = {
   name: 'name',
   postRank: 'post_rank',
 } as const;
-
-/** `like` patterns match the text literally: % and _ in a filter are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export interface PositionFilter {
   name?: string | undefined;
@@ -47,17 +44,9 @@ export class PositionRepository {
 
   async page(companyId: string, filter: PositionFilter, page: PositionPage) {
     const base = this.filtered(companyId, filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query.selectAll().orderBy(SORT_COLUMNS[page.column], page.order).orderBy('id', page.order),
+    );
   }
 
   all(companyId: string) {

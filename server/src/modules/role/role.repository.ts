@@ -3,17 +3,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SysRoleTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = {
   createTime: 'create_time',
   roleCode: 'role_code',
   roleName: 'role_name',
 } as const;
-
-/** `like` patterns match the text literally: % and _ typed by the user are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export class RoleRepository {
   constructor(private readonly db: Db) {}
@@ -29,17 +26,9 @@ export class RoleRepository {
         ]),
       );
     }
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[query.column], query.order)
-      .orderBy('id', query.order)
-      .limit(query.pageSize)
-      .offset((query.pageNo - 1) * query.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, query, (rows) =>
+      rows.selectAll().orderBy(SORT_COLUMNS[query.column], query.order).orderBy('id', query.order),
+    );
   }
 
   all(companyId: string) {

@@ -3,17 +3,14 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, SysUserTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { containing } from '../../platform/db/like.js';
+import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = {
   createTime: 'u.create_time',
   username: 'u.username',
   realname: 'u.realname',
 } as const;
-
-/** `like` patterns match the text literally: % and _ typed by the user are not wildcards. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export interface UserFilter {
   /** null: every company (platform administrators without a company filter). */
@@ -77,18 +74,13 @@ export class UserAdminRepository {
 
   async page(filter: UserFilter, page: Page) {
     const base = this.filtered(filter);
-    const [{ total } = { total: 0 }] = await base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .execute();
-    const records = await base
-      .selectAll('u')
-      .select('c.name as company_name')
-      .orderBy(SORT_COLUMNS[page.column], page.order)
-      .orderBy('u.id', page.order)
-      .limit(page.pageSize)
-      .offset((page.pageNo - 1) * page.pageSize)
-      .execute();
-    return { records, total: Number(total) };
+    return selectPage(base, page, (query) =>
+      query
+        .selectAll('u')
+        .select('c.name as company_name')
+        .orderBy(SORT_COLUMNS[page.column], page.order)
+        .orderBy('u.id', page.order),
+    );
   }
 
   /** Every match, for the export; capped by the caller. */
