@@ -232,12 +232,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ? new SmtpMailer(config.smtpUrl)
     : new OutboxMailer(outbox, app.log, clock);
   const smsSettings = new SmsSettingsService(accountRepository, outbox, app.log, clock);
+  const companies = new CompanyService(new CompanyRepository(db), sessions, hasher, clock);
   const accounts = new AccountService(
     accountRepository,
     new VerifyCodeService(accountRepository, clock),
     mailer,
     smsSettings,
     auth,
+    companies,
     sessions,
     hasher,
     clock,
@@ -324,9 +326,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           ),
         ),
       );
-      await api.register(
-        companyRoutes(new CompanyService(new CompanyRepository(db), sessions, hasher, clock)),
-      );
+      await api.register(companyRoutes(companies));
     },
     { prefix: API },
   );

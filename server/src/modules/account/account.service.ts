@@ -1,4 +1,3 @@
-import { PLATFORM_ONLY_PERMS } from '../../db/seed/menu.js';
 import type {
   TLoginResult,
   TPasswordResetRequest,
@@ -12,12 +11,12 @@ import type {
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
 import type { Clock } from '../../platform/clock.js';
-import { newId } from '../../platform/db/ids.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message } from '../../platform/http/messages.js';
 import type { Mailer } from '../../platform/mail/mail.js';
 import type { AuthService, LoginContext } from '../auth/auth.service.js';
+import type { CompanyService } from '../company/company.service.js';
 import { weakPasswordReason } from '../user/password-policy.js';
 import type { AccountRepository } from './account.repository.js';
 import type { SmsSettingsService } from './sms-settings.service.js';
@@ -47,6 +46,7 @@ export class AccountService {
     private readonly mailer: Mailer,
     private readonly sms: SmsSettingsService,
     private readonly auth: AuthService,
+    private readonly companies: CompanyService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
@@ -92,21 +92,17 @@ export class AccountService {
     }
     await this.codes.use(codeId);
 
-    const companyId = newId();
-    await this.repository.createAccount({
-      companyId,
-      companyCode: companyId,
-      userId: newId(),
-      username: input.username,
-      phone: input.phone,
-      email,
-      passwordHash: await this.hasher.hash(input.password),
-      roleId: newId(),
-      departId: newId(),
-      departName: input.username,
-      orgCode: nextRootOrgCode(await this.repository.rootOrgCodes()),
-      permissionIds: await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS),
-      now: this.clock(),
+    await this.companies.createWithAdmin({
+      name: input.username,
+      nameEn: input.username,
+      admin: {
+        username: input.username,
+        realname: input.username,
+        password: input.password,
+        phone: input.phone,
+        email,
+      },
+      createBy: input.username,
     });
     return { username: input.username, email };
   }
@@ -172,14 +168,4 @@ export class AccountService {
     const provider = await this.sms.provider();
     await provider.send({ phone, code, text: message(lang, 'codeText', { code, minutes }) });
   }
-}
-
-/** Root departments are A01, A02, ...: the next free one after the highest in use. */
-export function nextRootOrgCode(used: string[]): string {
-  const numbers = used
-    .map((c) => /^A(\d+)$/.exec(c)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number);
-  const next = Math.max(0, ...numbers) + 1;
-  return `A${String(next).padStart(2, '0')}`;
 }

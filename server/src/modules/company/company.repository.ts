@@ -20,6 +20,8 @@ export interface CompanyPaging {
 export interface NewCompany {
   companyId: string;
   name: string;
+  /** The root department's English name. */
+  nameEn: string | null;
   code: string;
   roleId: string;
   permissionIds: string[];
@@ -162,7 +164,7 @@ export class CompanyRepository {
           company_id: c.companyId,
           parent_id: null,
           depart_name: c.name,
-          depart_name_en: null,
+          depart_name_en: c.nameEn,
           org_code: c.orgCode,
           org_category: 1,
           depart_order: 0,

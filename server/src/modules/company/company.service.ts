@@ -32,6 +32,16 @@ function toCompany(row: SysCompanyTable & { user_count: number | string | null }
   };
 }
 
+export interface NewCompanyWithAdmin {
+  name: string;
+  /** The root department's English name. */
+  nameEn: string | null;
+  /** The company's own code; its id when omitted. */
+  code?: string;
+  admin: TCompanyAdd['admin'];
+  createBy: string;
+}
+
 /** Customers (companies) and their administrators: platform administrators only. */
 export class CompanyService {
   constructor(
@@ -73,14 +83,31 @@ export class CompanyService {
       oldPassword: '',
     });
     if (reason) throw new AppError('weakPassword', 400, { reason });
+    const companyId = await this.createWithAdmin({
+      name: input.name,
+      nameEn: null,
+      code: input.code,
+      admin,
+      createBy: scope.username,
+    });
+    return toCompany(await this.requireCompany(companyId));
+  }
+
+  /**
+   * A company with its root department, its `admin` role (granted all but the platform-only
+   * permissions) and its first administrator holding that role. The caller has checked the input
+   * (unique code and user fields, password strength). Returns the company id.
+   */
+  async createWithAdmin(company: NewCompanyWithAdmin): Promise<string> {
     const orgCode = nextOrgCode('', await this.repository.rootOrgCodes());
     if (!orgCode) throw new AppError('orgCodeExhausted', 409);
-
     const companyId = newId();
+    const { admin } = company;
     await this.repository.create({
       companyId,
-      name: input.name,
-      code: input.code,
+      name: company.name,
+      nameEn: company.nameEn,
+      code: company.code ?? companyId,
       roleId: newId(),
       permissionIds: await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS),
       departId: newId(),
@@ -91,10 +118,10 @@ export class CompanyService {
       passwordHash: await this.hasher.hash(admin.password),
       phone: admin.phone ?? null,
       email: admin.email ?? null,
-      createBy: scope.username,
+      createBy: company.createBy,
       now: this.clock(),
     });
-    return toCompany(await this.requireCompany(companyId));
+    return companyId;
   }
 
   async edit(scope: Scope, input: TCompanyEdit): Promise<TCompany> {
