@@ -194,7 +194,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const groups = new GroupService(new GroupRepository(db), dataRules, permissions, clock);
   const deviceLogs = new DeviceLogService(new DeviceLogRepository(db), clock);
   const devices = new DeviceService(
-    new DeviceRepository(db),
+    new DeviceRepository(db, database.dialect),
     tokens,
     groups,
     deviceLogs,

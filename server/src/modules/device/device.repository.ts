@@ -1,7 +1,7 @@
 import type { TDeviceFilter } from '@blrms/contracts';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DataRuleFilter } from '../../platform/auth/data-rules.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Dialect } from '../../platform/db/database.js';
 import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import type { Database, DeviceTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -46,16 +46,49 @@ function countableFromStats(filter: DeviceFilter): boolean {
 
 type DeviceQuery = SelectQueryBuilder<Database, 'device', object>;
 
+/** Trigram indexes look up texts of at least three characters; shorter ones are scanned for. */
+const TRIGRAM = 3;
+
+const isTrigramText = (text: string | undefined) => !!text && [...text].length >= TRIGRAM;
+
+/** Whether a trigram index can find the devices of the list (SN or name of 3+ characters). */
+function usesTrigrams(filter: DeviceFilter): boolean {
+  return isTrigramText(filter.sn) || isTrigramText(filter.name);
+}
+
+/**
+ * Up to this many matches, sorting all the devices a trigram index finds (~20 ms for 20,000 in
+ * PostgreSQL) is cheaper than walking the sort column's index past the devices that do not match.
+ */
+const SORT_ALL_MATCHES_UP_TO = 20_000;
+
 export class DeviceRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Devices whose `column` contains `text`. The `like` decides the result on both databases. On
+   * PostgreSQL it is also what the pg_trgm indexes serve; on SQLite the FTS5 trigram table
+   * `device_text` narrows the devices first (case-folded, so a superset of what `like` keeps).
+   */
+  private contains(column: 'sn' | 'name', text: string) {
+    const like = sql<boolean>`${sql.ref(`device.${column}`)} like ${containing(text)} escape '\\'`;
+    if (this.dialect === 'postgres' || !isTrigramText(text)) return like;
+    const phrase = `${column} : "${text.replaceAll('"', '""')}"`;
+    return sql<boolean>`device.rowid in (select rowid from device_text where device_text match ${phrase}) and ${like}`;
+  }
 
   private filtered(companyId: string, filter: DeviceFilter, rules: DataRuleFilter): DeviceQuery {
     let query = scoped(this.db, companyId).selectFrom('device');
-    const like = (column: string, text: string) =>
-      sql<boolean>`${sql.ref(column)} like ${containing(text)} escape '\\'`;
-    if (filter.sn) query = query.where(like('device.sn', filter.sn));
-    if (filter.name) query = query.where(like('device.name', filter.name));
-    if (filter.version) query = query.where(like('device.version', filter.version));
+    if (filter.sn) query = query.where(this.contains('sn', filter.sn));
+    if (filter.name) query = query.where(this.contains('name', filter.name));
+    if (filter.version) {
+      query = query.where(
+        sql<boolean>`device.version like ${containing(filter.version)} escape '\\'`,
+      );
+    }
     if (filter.series) query = query.where('device.series', '=', filter.series);
     if (filter.status) query = query.where('device.status', '=', filter.status);
     if (filter.ownerId) query = query.where('device.owner_id', '=', filter.ownerId);
@@ -117,12 +150,45 @@ export class DeviceRepository {
     limit: number,
     offset: number,
   ) {
-    return this.detailed(this.filtered(companyId, filter, rules))
+    return this.sorted(this.detailed(this.filtered(companyId, filter, rules)), sort, limit, offset);
+  }
+
+  private sorted<Q extends ReturnType<DeviceRepository['detailed']>>(
+    query: Q,
+    sort: DeviceSort,
+    limit: number,
+    offset: number,
+  ) {
+    return query
       .orderBy(SORT_COLUMNS[sort.column], sort.order)
       .orderBy('device.id', sort.order)
       .limit(limit)
       .offset(offset)
       .execute();
+  }
+
+  /**
+   * PostgreSQL guesses how many devices a substring matches from a sample of SNs or names, and
+   * guesses high for rare texts; it then walks the sort column's index to find the page's 20
+   * matches early, and reads the whole index when there are fewer than that (0.6 s at a million
+   * devices). Once the count says the matches are few, the page takes them from the trigram index
+   * and sorts them: `offset 0` keeps the planner from merging the subquery and its sort.
+   */
+  private async pageOfTrigramMatches(
+    companyId: string,
+    filter: DeviceFilter,
+    rules: DataRuleFilter,
+    sort: DeviceSort,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeviceRow[]; total: number }> {
+    const total = await this.count(companyId, filter, rules);
+    if (total > SORT_ALL_MATCHES_UP_TO) {
+      return { rows: await this.page(companyId, filter, rules, sort, limit, offset), total };
+    }
+    const matches = this.filtered(companyId, filter, rules).selectAll('device').offset(0);
+    const fenced = this.db.selectFrom(matches.as('device')) as unknown as DeviceQuery;
+    return { rows: await this.sorted(this.detailed(fenced), sort, limit, offset), total };
   }
 
   /**
@@ -137,6 +203,9 @@ export class DeviceRepository {
     limit: number,
     offset: number,
   ): Promise<{ rows: DeviceRow[]; total: number }> {
+    if (this.dialect === 'postgres' && usesTrigrams(filter)) {
+      return this.pageOfTrigramMatches(companyId, filter, rules, sort, limit, offset);
+    }
     if (!countableFromStats(filter)) {
       const [rows, total] = await Promise.all([
         this.page(companyId, filter, rules, sort, limit, offset),

@@ -237,6 +237,51 @@ describe('devices', () => {
     expect(page.records).toHaveLength(1);
   });
 
+  it('finds SN and name substrings exactly, short texts and wildcard characters included', async () => {
+    await add('SUBab_1', { name: 'cold % room "A"' });
+    await add('SUBabX1', { name: 'cold store' });
+    const renamed = await add('SUBc-77', { name: 'old name' });
+    const removed = await add('SUBgone9');
+    await admin.ok('PUT', '/device/device/edit', {
+      id: renamed.id,
+      name: 'Hot 50% shelf',
+      series: 'R40',
+      enabled: true,
+    });
+    await admin.ok('DELETE', `/device/device/deleteBatch?ids=${removed.id}`);
+    const found = async (query: string) => {
+      const page = await admin.ok(
+        'GET',
+        `/device/device/list?pageSize=100&column=sn&order=asc&${query}`,
+      );
+      const sns = page.records.map((d: { sn: string }) => d.sn);
+      // The total counts the same devices the page lists.
+      expect(page.total).toBe(sns.length);
+      return sns;
+    };
+    const q = (text: string) => encodeURIComponent(text);
+    // Three characters and more go through the trigram indexes; fewer are scanned for.
+    expect(await found(`sn=${q('SUBab')}`)).toEqual(['SUBabX1', 'SUBab_1']);
+    expect(await found(`sn=${q('b_1')}`)).toEqual(['SUBab_1']);
+    expect(await found(`sn=${q('_')}`)).toEqual(['SUBab_1']);
+    expect(await found(`sn=${q('X1')}`)).toEqual(['SUBabX1']);
+    expect(await found(`sn=${q('c-7')}`)).toEqual(['SUBc-77']);
+    expect(await found(`sn=${q('gone')}`)).toEqual([]);
+    expect(await found(`sn=${q('bX_')}`)).toEqual([]);
+    expect(await found(`name=${q('d % r')}`)).toEqual(['SUBab_1']);
+    expect(await found(`name=${q('%')}`)).toEqual(['SUBab_1', 'SUBc-77']);
+    expect(await found(`name=${q('0%')}`)).toEqual(['SUBc-77']);
+    expect(await found(`name=${q('"A"')}`)).toEqual(['SUBab_1']);
+    expect(await found(`name=${q('cold s')}`)).toEqual(['SUBabX1']);
+    expect(await found(`name=${q('% shelf')}`)).toEqual(['SUBc-77']);
+    expect(await found(`name=${q('old name')}`)).toEqual([]);
+    // Case as `like` has it on each database: ASCII case-insensitive on SQLite, exact on PostgreSQL.
+    const caseless = t.dialect === 'sqlite';
+    expect(await found(`sn=${q('subabx')}`)).toEqual(caseless ? ['SUBabX1'] : []);
+    expect(await found(`name=${q('hot')}`)).toEqual(caseless ? ['SUBc-77'] : []);
+    expect(await found(`sn=${q('x1')}`)).toEqual(caseless ? ['SUBabX1'] : []);
+  });
+
   it('counts list totals exactly, with and without text filters', async () => {
     const all = await admin.ok('GET', '/device/device/list?pageSize=1');
     const real = await t.db
