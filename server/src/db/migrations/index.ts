@@ -2,8 +2,8 @@ import type { Migration } from 'kysely';
 import * as foundation from './20250601000000-foundation.js';
 import * as devices from './20261121000100-devices.js';
 import * as deviceSeenIndexes from './20261121000200-device-seen-indexes.js';
+import * as accountsSelfService from './20261121000300-accounts-self-service.js';
 import * as announcements from './20261121000400-announcements.js';
-import * as accountsSelfService from './20261121000200-accounts-self-service.js';
 import * as deviceSubstringSearch from './20261121000500-device-substring-search.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
@@ -11,7 +11,7 @@ export const migrations: Record<string, Migration> = {
   '20250601000000-foundation': foundation,
   '20261121000100-devices': devices,
   '20261121000200-device-seen-indexes': deviceSeenIndexes,
+  '20261121000300-accounts-self-service': accountsSelfService,
   '20261121000400-announcements': announcements,
-  '20261121000200-accounts-self-service': accountsSelfService,
   '20261121000500-device-substring-search': deviceSubstringSearch,
 };
