@@ -1,9 +1,5 @@
-import { LockOutlined, MailOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import {
-  PASSWORD_MIN_LENGTH,
-  type TPasswordResetRequest,
-  type TResetChannel,
-} from '@blrms/contracts';
+import { MailOutlined, MobileOutlined } from '@ant-design/icons';
+import type { TPasswordResetRequest, TResetChannel } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Radio, Result, Steps } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -13,9 +9,9 @@ import { Link, useNavigate } from 'react-router';
 import { accountApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
 import { AccountLayout } from '../../shared/account/AccountLayout';
-import { PasswordStrengthMeter } from '../../shared/account/PasswordStrengthMeter';
-import { SendCodeButton } from '../../shared/account/SendCodeButton';
-import { CODE_PATTERN, PHONE_PATTERN } from '../../shared/account/send-code';
+import { NewPasswordFields } from '../../shared/account/NewPasswordFields';
+import { CodeField } from '../../shared/account/CodeField';
+import { PHONE_PATTERN } from '../../shared/account/send-code';
 import { LOGIN_PATH } from '../../shared/paths';
 
 type ResetForm = {
@@ -47,7 +43,6 @@ export default function AlterationPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [seconds, setSeconds] = useState(COUNTDOWN_SECONDS);
   const channel = Form.useWatch('channel', form) ?? 'email';
-  const password = Form.useWatch('password', form);
 
   useEffect(() => {
     if (step !== 2) return;
@@ -190,67 +185,24 @@ export default function AlterationPage() {
             {notice && (
               <Alert type="info" showIcon message={notice} className="account-page__error" />
             )}
-            <div className="account-page__code">
-              <Form.Item
-                name="code"
-                rules={[
-                  required(t('alteration.code')),
-                  { pattern: CODE_PATTERN, message: t('account.codeRule') },
-                ]}
-              >
-                <Input
-                  prefix={<SafetyOutlined />}
-                  placeholder={t('alteration.code')}
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  maxLength={6}
-                  data-testid="alteration-code"
-                />
-              </Form.Item>
-              <SendCodeButton send={sendCode} testId="alteration-send-code" />
-            </div>
+            <CodeField
+              name="code"
+              placeholder={t('alteration.code')}
+              required={required(t('alteration.code'))}
+              send={sendCode}
+              className="account-page__code"
+              testId="alteration-code"
+              sendTestId="alteration-send-code"
+            />
           </div>
 
           <div hidden={step !== 1}>
-            <Form.Item
-              name="password"
-              rules={[
-                required(t('alteration.newPassword')),
-                {
-                  min: PASSWORD_MIN_LENGTH,
-                  message: t('account.passwordRule', { n: PASSWORD_MIN_LENGTH }),
-                },
-              ]}
-            >
-              <Input.Password
-                prefix={<LockOutlined />}
-                placeholder={t('account.passwordPlaceholder', { n: PASSWORD_MIN_LENGTH })}
-                autoComplete="new-password"
-                data-testid="alteration-password"
-              />
-            </Form.Item>
-            <PasswordStrengthMeter password={password} />
-            <Form.Item
-              name="confirmpassword"
-              dependencies={['password']}
-              rules={[
-                required(t('alteration.confirmPassword')),
-                ({ getFieldValue }) => ({
-                  validator: async (_, value: string | undefined) => {
-                    if (value && value !== getFieldValue('password')) {
-                      throw new Error(t('account.passwordMismatch'));
-                    }
-                  },
-                }),
-              ]}
-            >
-              <Input.Password
-                prefix={<LockOutlined />}
-                placeholder={t('alteration.confirmPassword')}
-                autoComplete="new-password"
-                data-testid="alteration-confirm-password"
-              />
-            </Form.Item>
+            <NewPasswordFields
+              passwordLabel={t('alteration.newPassword')}
+              confirmLabel={t('alteration.confirmPassword')}
+              required={required}
+              testIdPrefix="alteration"
+            />
           </div>
 
           <div className="account-page__actions">

@@ -1,4 +1,4 @@
-import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
+import { MobileOutlined } from '@ant-design/icons';
 import type { TLoginResult } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input } from 'antd';
@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
-import { SendCodeButton } from '../../shared/account/SendCodeButton';
-import { CODE_PATTERN, PHONE_PATTERN } from '../../shared/account/send-code';
+import { CodeField } from '../../shared/account/CodeField';
+import { PHONE_PATTERN } from '../../shared/account/send-code';
 
 type PhoneForm = { mobile: string; captcha: string };
 
@@ -78,25 +78,15 @@ export function PhoneLoginForm({ onLoggedIn }: { onLoggedIn: (result: TLoginResu
           data-testid="phone-login-mobile"
         />
       </Form.Item>
-      <div className="login-page__captcha">
-        <Form.Item
-          name="captcha"
-          rules={[
-            { required: true, message: t('phoneLogin.codeRequired') },
-            { pattern: CODE_PATTERN, message: t('account.codeRule') },
-          ]}
-        >
-          <Input
-            prefix={<SafetyOutlined />}
-            placeholder={t('phoneLogin.code')}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-            data-testid="phone-login-code"
-          />
-        </Form.Item>
-        <SendCodeButton send={sendCode} testId="phone-login-send" />
-      </div>
+      <CodeField
+        name="captcha"
+        placeholder={t('phoneLogin.code')}
+        required={{ required: true, message: t('phoneLogin.codeRequired') }}
+        send={sendCode}
+        className="login-page__captcha"
+        testId="phone-login-code"
+        sendTestId="phone-login-send"
+      />
       <Button
         type="primary"
         htmlType="submit"

@@ -1,11 +1,5 @@
-import {
-  LockOutlined,
-  MailOutlined,
-  MobileOutlined,
-  SafetyOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { PASSWORD_MIN_LENGTH, type TRegisterRequest } from '@blrms/contracts';
+import { MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import type { TRegisterRequest } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -15,9 +9,9 @@ import { Link, useNavigate } from 'react-router';
 import { accountApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
 import { AccountLayout } from '../../shared/account/AccountLayout';
-import { PasswordStrengthMeter } from '../../shared/account/PasswordStrengthMeter';
-import { SendCodeButton } from '../../shared/account/SendCodeButton';
-import { CODE_PATTERN, PHONE_PATTERN } from '../../shared/account/send-code';
+import { NewPasswordFields } from '../../shared/account/NewPasswordFields';
+import { CodeField } from '../../shared/account/CodeField';
+import { PHONE_PATTERN } from '../../shared/account/send-code';
 import { LOGIN_PATH } from '../../shared/paths';
 import { RegisterSteps } from './RegisterSteps';
 
@@ -50,7 +44,6 @@ export default function RegisterPage() {
   const [step, setStep] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const password = Form.useWatch('password', form);
 
   /** The server's duplicate message ('Username already exists!') is the field's error. */
   const notTaken =
@@ -194,67 +187,24 @@ export default function RegisterPage() {
           {notice && step === 1 && (
             <Alert type="success" showIcon message={notice} className="account-page__error" />
           )}
-          <div className="account-page__code">
-            <Form.Item
-              name="emailCode"
-              rules={[
-                required(t('register.emailCode')),
-                { pattern: CODE_PATTERN, message: t('account.codeRule') },
-              ]}
-            >
-              <Input
-                prefix={<SafetyOutlined />}
-                placeholder={t('register.emailCode')}
-                autoComplete="one-time-code"
-                inputMode="numeric"
-                maxLength={6}
-                data-testid="register-email-code"
-              />
-            </Form.Item>
-            <SendCodeButton send={sendCode} testId="register-send-code" />
-          </div>
+          <CodeField
+            name="emailCode"
+            placeholder={t('register.emailCode')}
+            required={required(t('register.emailCode'))}
+            send={sendCode}
+            className="account-page__code"
+            testId="register-email-code"
+            sendTestId="register-send-code"
+          />
         </div>
 
         <div hidden={step !== 2}>
-          <Form.Item
-            name="password"
-            rules={[
-              required(t('register.password')),
-              {
-                min: PASSWORD_MIN_LENGTH,
-                message: t('account.passwordRule', { n: PASSWORD_MIN_LENGTH }),
-              },
-            ]}
-          >
-            <Input.Password
-              prefix={<LockOutlined />}
-              placeholder={t('account.passwordPlaceholder', { n: PASSWORD_MIN_LENGTH })}
-              autoComplete="new-password"
-              data-testid="register-password"
-            />
-          </Form.Item>
-          <PasswordStrengthMeter password={password} />
-          <Form.Item
-            name="confirmpassword"
-            dependencies={['password']}
-            rules={[
-              required(t('register.confirmPassword')),
-              ({ getFieldValue }) => ({
-                validator: async (_, value: string | undefined) => {
-                  if (value && value !== getFieldValue('password')) {
-                    throw new Error(t('account.passwordMismatch'));
-                  }
-                },
-              }),
-            ]}
-          >
-            <Input.Password
-              prefix={<LockOutlined />}
-              placeholder={t('register.confirmPassword')}
-              autoComplete="new-password"
-              data-testid="register-confirm-password"
-            />
-          </Form.Item>
+          <NewPasswordFields
+            passwordLabel={t('register.password')}
+            confirmLabel={t('register.confirmPassword')}
+            required={required}
+            testIdPrefix="register"
+          />
         </div>
 
         <div className="account-page__actions">
