@@ -5,7 +5,7 @@ import type { Db, Dialect } from '../../platform/db/database.js';
 import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import type { Database, DeviceTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { containing } from './like.js';
+import { containing } from '../../platform/db/like.js';
 import { DEVICE_RULE_COLUMNS, STATS_RULE_COLUMNS } from './stats-columns.js';
 
 const SORT_COLUMNS = {

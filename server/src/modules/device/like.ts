@@ -1,1 +1,0 @@
-export { containing } from '../../platform/db/like.js';
