@@ -11,6 +11,7 @@ import { useHasAction } from '../../shared/permission/use-has-action';
 import { PositionFormModal } from './PositionFormModal';
 import type { PositionParams } from './use-positions';
 import { usePositionMutations, usePositionRanks, usePositions } from './use-positions';
+import { sortOf } from '../../shared/table-sort';
 
 const DEFAULT_PARAMS: PositionParams = {
   pageNo: 1,
@@ -20,8 +21,6 @@ const DEFAULT_PARAMS: PositionParams = {
 };
 
 type Search = { name?: string; code?: string; postRank?: string };
-type SortColumn = PositionParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => POSITION_SORT_COLUMNS.some((c) => c === v);
 
 /** Position maintenance: positions of the company, with a rank from the `position_rank` dictionary. */
 export default function PositionListPage() {
@@ -144,9 +143,7 @@ export default function PositionListPage() {
           onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
         }}
         onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) && one?.order ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
+          const { column, order } = sortOf(sorter, POSITION_SORT_COLUMNS, 'createTime');
           setParams((p) =>
             p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
           );

@@ -12,12 +12,11 @@ import { RoleAuthorizeDrawer } from './RoleAuthorizeDrawer';
 import { RoleFormModal } from './RoleFormModal';
 import type { RoleParams } from './use-roles';
 import { useRoleMutations, useRoles } from './use-roles';
+import { sortOf } from '../../shared/table-sort';
 
 const DEFAULT_PARAMS: RoleParams = { pageNo: 1, pageSize: 10, column: 'createTime', order: 'desc' };
 
 type Search = { roleName?: string };
-type SortColumn = RoleParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => ROLE_SORT_COLUMNS.some((c) => c === v);
 
 /** Role management: roles of the company and the menus, buttons and data rules they grant. */
 export default function RoleListPage() {
@@ -161,9 +160,7 @@ export default function RoleListPage() {
           onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
         }}
         onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) && one?.order ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
+          const { column, order } = sortOf(sorter, ROLE_SORT_COLUMNS, 'createTime');
           setParams((p) =>
             p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
           );

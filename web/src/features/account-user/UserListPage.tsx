@@ -13,6 +13,7 @@ import { ResetPasswordModal } from './ResetPasswordModal';
 import { UserFormModal } from './UserFormModal';
 import type { UserFilters, UserParams } from './use-users';
 import { exportUsers, useDepartTree, useUserMutations, useUsers } from './use-users';
+import { sortOf } from '../../shared/table-sort';
 
 const DEFAULT_PARAMS: UserParams = {
   pageNo: 1,
@@ -28,8 +29,6 @@ type Search = {
   status?: string;
   departId?: string;
 };
-type SortColumn = UserParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => ADMIN_USER_SORT_COLUMNS.some((c) => c === v);
 
 const filtersOf = (p: UserParams): UserFilters => {
   const { pageNo: _p, pageSize: _s, column: _c, order: _o, ...filters } = p;
@@ -317,9 +316,7 @@ export default function UserListPage() {
           onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
         }}
         onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) && one?.order ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
+          const { column, order } = sortOf(sorter, ADMIN_USER_SORT_COLUMNS, 'createTime');
           setParams((p) =>
             p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
           );

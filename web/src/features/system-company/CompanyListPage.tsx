@@ -12,6 +12,7 @@ import { CompanyAdminsDrawer } from './CompanyAdminsDrawer';
 import { CompanyFormModal } from './CompanyFormModal';
 import type { CompanyParams } from './use-companies';
 import { useCompanies, useCompanyMutations } from './use-companies';
+import { sortOf } from '../../shared/table-sort';
 
 const DEFAULT_PARAMS: CompanyParams = {
   pageNo: 1,
@@ -20,8 +21,6 @@ const DEFAULT_PARAMS: CompanyParams = {
   order: 'desc',
 };
 const SORT_COLUMNS = ['createTime', 'name', 'code'] as const;
-type SortColumn = CompanyParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => SORT_COLUMNS.some((c) => c === v);
 
 type Search = { name?: string; status?: string };
 
@@ -167,9 +166,7 @@ export default function CompanyListPage() {
           onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
         }}
         onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) && one?.order ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
+          const { column, order } = sortOf(sorter, SORT_COLUMNS, 'createTime');
           setParams((p) =>
             p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
           );
