@@ -148,6 +148,9 @@ export const ZDevice = z.object({
   ip: z.string().nullable(),
   location: z.string().nullable(),
   lastSeenAt: ZTimestamp.nullable(),
+  lastConnectAt: ZTimestamp.nullable(),
+  lastDisconnectAt: ZTimestamp.nullable(),
+  disconnectReason: z.string().nullable().describe('Why the device last went offline'),
   createTime: ZTimestamp,
   updateTime: ZTimestamp.nullable(),
 });

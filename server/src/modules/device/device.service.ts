@@ -88,6 +88,9 @@ function toDevice(row: DeviceRow): TDevice {
     ip: row.ip,
     location: row.location,
     lastSeenAt: isoOrNull(row.last_seen_at),
+    lastConnectAt: isoOrNull(row.last_connect_at),
+    lastDisconnectAt: isoOrNull(row.last_disconnect_at),
+    disconnectReason: row.disconnect_reason,
     createTime: iso(row.create_time),
     updateTime: isoOrNull(row.update_time),
   };

@@ -1,3 +1,10 @@
+import type {
+  TDeviceEvent,
+  TDeviceLive,
+  TDeviceTelemetryPoint,
+  TDisconnectReason,
+} from '@blrms/contracts';
+
 /**
  * Events between the parts of the server, and between server nodes when Redis is configured.
  * Topics and their payloads are declared here so publishers and subscribers agree on them.
@@ -20,6 +27,20 @@ export interface BusTopics {
     msgTxt: string;
     cmd: 'publish' | 'revoke' | 'read';
   };
+  /**
+   * Presence of devices changed (connect, disconnect, status message), as persisted: sockets
+   * subscribed to `devices` in the company, or to one of these devices, get a `device-status`.
+   */
+  'device.live': { companyId: string; devices: TDeviceLive[] };
+  /** A device reported telemetry: sockets subscribed to `device:{id}` get it. */
+  'device.telemetry': { companyId: string; deviceId: string; point: TDeviceTelemetryPoint };
+  /** A device event was stored: sockets subscribed to `device:{id}` get it. */
+  'device.event': { companyId: string; event: TDeviceEvent };
+  /**
+   * Close the MQTT connections of these devices on whichever node holds them (token disabled or
+   * its key regenerated, device disabled or deleted). Empty selectors match nothing.
+   */
+  'device.kick': { tokenIds?: string[]; deviceIds?: string[]; reason: TDisconnectReason };
 }
 
 export type Topic = keyof BusTopics;

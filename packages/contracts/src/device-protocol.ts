@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { ZDeviceSeries, ZSn } from './device.js';
+
+/**
+ * Device protocol v1 over MQTT (docs/device-protocol.md). Devices connect with clientId = SN,
+ * username = SN and password = a token key; they publish under `blrms/v1/{sn}/up/...` and
+ * subscribe to `blrms/v1/{sn}/down/...` only. Every payload is one JSON object of at most
+ * {@link MQTT_PAYLOAD_MAX_BYTES}; the server, the simulator and the tests validate with the
+ * schemas below.
+ */
+
+export const TOPIC_ROOT = 'blrms/v1';
+export const MQTT_PAYLOAD_MAX_BYTES = 64 * 1024;
+
+/** Uplink kinds: `up/{kind}` or `up/{kind}/{id}` for rpc replies and OTA progress. */
+export const UP_KINDS = ['status', 'telemetry', 'event', 'config/reported', 'rpc', 'ota'] as const;
+export type TUpKind = (typeof UP_KINDS)[number];
+export const DOWN_KINDS = ['config', 'rpc', 'ota'] as const;
+export type TDownKind = (typeof DOWN_KINDS)[number];
+
+export const upTopic = (sn: string, kind: TUpKind, id?: string) =>
+  `${TOPIC_ROOT}/${sn}/up/${kind}${id === undefined ? '' : `/${id}`}`;
+export const downTopic = (sn: string, kind: TDownKind, id?: string) =>
+  `${TOPIC_ROOT}/${sn}/down/${kind}${id === undefined ? '' : `/${id}`}`;
+/** What a device subscribes to: everything sent down to it. */
+export const downFilter = (sn: string) => `${TOPIC_ROOT}/${sn}/down/#`;
+
+/** Request and job ids inside topics: the same alphabet as an SN. */
+const TOPIC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type TParsedTopic =
+  | { sn: string; direction: 'up'; kind: TUpKind; id?: string }
+  | { sn: string; direction: 'down'; kind: TDownKind; id?: string };
+
+/**
+ * Splits a concrete topic (no wildcards) of protocol v1; null for anything else, including an
+ * unknown kind or a missing or extra level. ACL checks and the uplink router both use it.
+ */
+export function parseTopic(topic: string): TParsedTopic | null {
+  const parts = topic.split('/');
+  if (parts.length < 5 || parts[0] !== 'blrms' || parts[1] !== 'v1') return null;
+  const sn = parts[2] ?? '';
+  const direction = parts[3];
+  if (!ZSn.safeParse(sn).success) return null;
+  const rest = parts.slice(4);
+  if (direction === 'up') {
+    if (
+      rest.length === 1 &&
+      (rest[0] === 'status' || rest[0] === 'telemetry' || rest[0] === 'event')
+    )
+      return { sn, direction, kind: rest[0] };
+    if (rest.length === 2 && rest[0] === 'config' && rest[1] === 'reported')
+      return { sn, direction, kind: 'config/reported' };
+    if (
+      rest.length === 2 &&
+      (rest[0] === 'rpc' || rest[0] === 'ota') &&
+      TOPIC_ID.test(rest[1] ?? '')
+    )
+      return { sn, direction, kind: rest[0], id: rest[1] };
+    return null;
+  }
+  if (direction === 'down') {
+    if (rest.length === 1 && rest[0] === 'config') return { sn, direction, kind: 'config' };
+    if (
+      rest.length === 2 &&
+      (rest[0] === 'rpc' || rest[0] === 'ota') &&
+      TOPIC_ID.test(rest[1] ?? '')
+    )
+      return { sn, direction, kind: rest[0], id: rest[1] };
+    return null;
+  }
+  return null;
+}
+
+/**
+ * Whether a device with this SN may publish (`up`) or subscribe (`down`) to a topic or filter.
+ * Publishing needs a concrete topic of its own SN's `up/` tree; subscribing, a topic or filter
+ * inside its own `down/` tree (`down/#`, `down/rpc/+`, ...). Everything else is refused.
+ */
+export function deviceMayUse(sn: string, action: 'publish' | 'subscribe', topic: string): boolean {
+  if (action === 'publish') {
+    const parsed = parseTopic(topic);
+    return parsed !== null && parsed.sn === sn && parsed.direction === 'up';
+  }
+  const prefix = `${TOPIC_ROOT}/${sn}/down`;
+  if (topic === `${prefix}/#`) return true;
+  if (!topic.startsWith(`${prefix}/`)) return false;
+  const rest = topic.slice(prefix.length + 1).split('/');
+  return rest.every(
+    (level, i) => level === '+' || (level === '#' && i === rest.length - 1) || TOPIC_ID.test(level),
+  );
+}
+
+// ---------------------------------------------------------------- uplink payloads
+
+const ZEpochMs = z.number().int().nonnegative().describe('Device time, epoch milliseconds');
+const ZShortText = z.string().max(64);
+
+/**
+ * `up/status`, retained. The device publishes `{online:true,...}` on connect and sets the same
+ * topic's last will to `{"online":false}`.
+ */
+export const ZStatusPayload = z.discriminatedUnion('online', [
+  z.object({
+    online: z.literal(true),
+    series: ZDeviceSeries,
+    model: ZShortText.optional(),
+    fw: ZShortText.optional().describe('Firmware version'),
+    ip: z.string().max(45).optional().describe('The device’s own (WAN) address'),
+    signal: z.number().int().min(-150).max(0).optional().describe('Signal strength, dBm'),
+  }),
+  z.object({ online: z.literal(false) }),
+]);
+export type TStatusPayload = z.infer<typeof ZStatusPayload>;
+
+/** Telemetry value names: `signal`, `di1`, `ain1`, ... */
+export const TELEMETRY_KEY = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+export const TELEMETRY_VALUES_MAX = 64;
+export const ZTelemetryValues = z
+  .record(
+    z.string().regex(TELEMETRY_KEY, 'must be a letter then up to 31 letters, digits or _'),
+    z.number(),
+  )
+  .refine((values) => Object.keys(values).length <= TELEMETRY_VALUES_MAX, {
+    message: `at most ${TELEMETRY_VALUES_MAX} values`,
+  });
+export type TTelemetryValues = z.infer<typeof ZTelemetryValues>;
+
+/** `up/telemetry`. A missing `ts` means "now" (server time). */
+export const ZTelemetryPayload = z.object({
+  ts: ZEpochMs.optional(),
+  values: ZTelemetryValues,
+});
+export type TTelemetryPayload = z.infer<typeof ZTelemetryPayload>;
+
+export const EVENT_LEVELS = ['info', 'warn', 'alarm', 'recovery'] as const;
+export const ZEventLevel = z.enum(EVENT_LEVELS);
+export type TEventLevel = z.infer<typeof ZEventLevel>;
+
+/** `up/event`. */
+export const ZEventPayload = z.object({
+  ts: ZEpochMs.optional(),
+  level: ZEventLevel,
+  code: z.string().min(1).max(64),
+  message: z.string().max(1024).default(''),
+});
+export type TEventPayload = z.infer<typeof ZEventPayload>;
+
+// ---------------------------------------------------------------- external broker hooks
+
+/**
+ * EMQX HTTP authentication hook (`POST /api/mqtt/auth`). Configure EMQX to send
+ * `{"clientid":"${clientid}","username":"${username}","password":"${password}","peerhost":"${peerhost}"}`
+ * and the shared secret in the `X-Hook-Secret` header.
+ */
+export const ZMqttAuthRequest = z.object({
+  clientid: z.string().max(256),
+  username: z.string().max(256),
+  password: z.string().max(1024),
+  peerhost: z.string().max(64).optional(),
+});
+export type TMqttAuthRequest = z.infer<typeof ZMqttAuthRequest>;
+
+/** EMQX HTTP authorization hook (`POST /api/mqtt/acl`). */
+export const ZMqttAclRequest = z.object({
+  clientid: z.string().max(256),
+  username: z.string().max(256),
+  topic: z.string().max(1024),
+  action: z.enum(['publish', 'subscribe']),
+  peerhost: z.string().max(64).optional(),
+});
+export type TMqttAclRequest = z.infer<typeof ZMqttAclRequest>;
+
+/** Both hooks answer HTTP 200 with this body (EMQX 5 shape), never the API envelope. */
+export const ZMqttHookResult = z.object({
+  result: z.enum(['allow', 'deny', 'ignore']),
+  is_superuser: z.boolean().optional(),
+});
+export type TMqttHookResult = z.infer<typeof ZMqttHookResult>;
+export const MQTT_HOOK_SECRET_HEADER = 'x-hook-secret';
+
+/** Why the broker refused a connection or dropped a client; written to the device log. */
+export const REFUSAL_REASONS = [
+  'bad-credentials',
+  'token-unknown',
+  'token-disabled',
+  'company-frozen',
+  'sn-bound-elsewhere',
+  'device-disabled',
+  'auto-register-off',
+  'rate-limited',
+] as const;
+export type TRefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** `device.disconnect_reason` values. */
+export const DISCONNECT_REASONS = [
+  'client-disconnect',
+  'keepalive-timeout',
+  'connection-lost',
+  'takeover',
+  'token-disabled',
+  'device-disabled',
+  'device-deleted',
+  'bad-payloads',
+  'acl-violation',
+  'server-shutdown',
+  'last-will',
+] as const;
+export const ZDisconnectReason = z.enum(DISCONNECT_REASONS);
+export type TDisconnectReason = z.infer<typeof ZDisconnectReason>;
