@@ -22,6 +22,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'device-sim',
+          include: ['device-sim/src/**/*.test.ts'],
+          testTimeout: 20000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['web/e2e/**/*.e2e.test.ts'],
           testTimeout: 60000,

@@ -38,6 +38,13 @@ import { duplicateCheckRoutes } from './modules/duplicate-check/duplicate-check.
 import { DuplicateCheckService } from './modules/duplicate-check/duplicate-check.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { HealthService } from './modules/health/health.service.js';
+import { DeviceDataRepository } from './modules/device-data/device-data.repository.js';
+import { deviceDataRoutes } from './modules/device-data/device-data.routes.js';
+import { DeviceDataService } from './modules/device-data/device-data.service.js';
+import { GatewayRepository } from './modules/device-gateway/gateway.repository.js';
+import { GatewayService, type GatewayOptions } from './modules/device-gateway/gateway.service.js';
+import { mqttHookRoutes } from './modules/device-gateway/mqtt-hook.routes.js';
+import type { UplinkSink } from './modules/device-gateway/uplink-sink.js';
 import { DeviceLogRepository } from './modules/device/device-log.repository.js';
 import { deviceLogRoutes } from './modules/device/device-log.routes.js';
 import { DeviceLogService } from './modules/device/device-log.service.js';
@@ -110,6 +117,14 @@ export interface AppOptions {
   /** Where the seed shows the generated admin password. */
   announce?: (line: string) => void;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Starts the device transport here instead of leaving it to main.ts: the embedded broker on
+   * `port` (0 picks a free one, read back as `app.deviceGateway.port`), or the external broker at
+   * `url`. Without it, buildApp starts no broker (tests of other modules, API-only nodes).
+   */
+  mqtt?: GatewayOptions & { port?: number; url?: string };
+  /** Where uplinks go instead of the device-data module (gateway tests). */
+  uplinkSink?: UplinkSink;
 }
 
 declare module 'fastify' {
@@ -118,6 +133,10 @@ declare module 'fastify' {
     routeAccess: ReadonlyMap<string, Access>;
     /** Announcements, for modules that send system messages (device events). */
     announcements: AnnouncementService;
+    /** Telemetry and events of devices: the MQTT gateway records them, tests flush them. */
+    deviceData: DeviceDataService;
+    /** The MQTT device gateway: main.ts starts its broker; tests read its port. */
+    deviceGateway: GatewayService;
   }
 }
 
@@ -190,7 +209,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const permissions = new PermissionService(db, bus, clock);
   const logs = new LogService(new LogRepository(db), clock);
   const dataRules = new DataRuleService(db, bus, clock);
-  const tokens = new TokenService(new TokenRepository(db), clock);
+  const tokens = new TokenService(new TokenRepository(db), clock, bus);
   const groups = new GroupService(new GroupRepository(db), dataRules, permissions, clock);
   const deviceLogs = new DeviceLogService(new DeviceLogRepository(db), clock);
   const devices = new DeviceService(
@@ -201,6 +220,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dataRules,
     permissions,
     clock,
+    bus,
   );
   const users = new UserService(new UserRepository(db), sessions, hasher, bus, clock);
   const authRepository = new AuthRepository(db);
@@ -221,9 +241,36 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bus,
     clock,
   );
-  const sockets = new SocketHub(sessions, bus, app.log, clock);
+  const deviceData = new DeviceDataService(
+    new DeviceDataRepository(db, database.dialect),
+    devices,
+    permissions,
+    bus,
+    app.log,
+    clock,
+  );
+  app.decorate('deviceData', deviceData);
+  const gateway = new GatewayService(
+    {
+      repository: new GatewayRepository(db),
+      deviceLogs,
+      permissions,
+      alerts: announcements,
+      bus,
+      sink: options.uplinkSink ?? deviceData,
+      clock,
+      log: app.log,
+      serverAccount: mqttServerAccount(config.mqttUrl),
+    },
+    options.mqtt,
+  );
+  app.decorate('deviceGateway', gateway);
+  const sockets = new SocketHub(sessions, bus, app.log, clock, deviceData);
   app.server.on('upgrade', (request, socket, head: Buffer) => {
-    if (!sockets.handleUpgrade(request, socket, head)) socket.destroy();
+    // The console's socket, else MQTT over WebSocket at /mqtt.
+    const handled =
+      sockets.handleUpgrade(request, socket, head) || gateway.handleUpgrade(request, socket, head);
+    if (!handled) socket.destroy();
   });
   app.decorate('announcements', announcements);
   const accountRepository = new AccountRepository(db);
@@ -284,6 +331,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(groupRoutes(groups));
       await api.register(deviceRoutes(devices));
       await api.register(deviceLogRoutes(deviceLogs));
+      await api.register(deviceDataRoutes(deviceData));
+      await api.register(mqttHookRoutes(gateway));
       await api.register(announcementRoutes(announcements));
       await api.register(
         userAdminRoutes(
@@ -333,14 +382,33 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await registerConsole(app, config.webDist);
 
+  // Made at first start, so that platform administrators can configure an external broker.
+  await gateway.hookSecret();
+  if (options.mqtt?.url) await gateway.startExternal(options.mqtt.url);
+  else if (options.mqtt?.port !== undefined)
+    await gateway.startEmbedded(options.mqtt.port, '127.0.0.1');
+
   app.addHook('onClose', async () => {
     await flushOperationLog();
+    await gateway.close();
+    await deviceData.close();
     await sockets.close();
     await bus.close();
     if (!options.database) await db.destroy();
   });
 
   return app;
+}
+
+/** The server's own login on an external broker, as MQTT_URL gives it (EMQX hooks let it in). */
+function mqttServerAccount(url: string | undefined): { username: string; password: string } | null {
+  if (!url) return null;
+  const parsed = new URL(url);
+  if (!parsed.username) return null;
+  return {
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
 }
 
 /**

@@ -31,6 +31,10 @@ async function main() {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Devices connect to the external broker when there is one, else to the embedded one.
+  if (config.mqttUrl) await app.deviceGateway.startExternal(config.mqttUrl);
+  else if (config.mqttPort !== 0)
+    await app.deviceGateway.startEmbedded(config.mqttPort, config.host);
 }
 
 main().catch((err: unknown) => {

@@ -12,7 +12,15 @@ import type { BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TDevice } from '@blrms/contracts';
 import { api, apiSession, type ApiSession } from './support/api.js';
-import { adminStorage, gone, seen, selectOption, signedInPage, toast } from './support/console.js';
+import {
+  adminStorage,
+  gone,
+  opened,
+  seen,
+  selectOption,
+  signedInPage,
+  toast,
+} from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 
 const harness = useConsoleHarness();
@@ -486,7 +494,7 @@ describe('device management', () => {
     }
     await page.getByTestId('device-delete-batch').click();
     const confirm = dialog('删除选中的 2 台设备？');
-    await seen(confirm);
+    await opened(confirm);
     await confirm.getByRole('button', { name: '删 除' }).click();
     await gone(confirm);
     await seen(toast(page, '删除成功'));

@@ -179,6 +179,13 @@ export const ZMqttHookResult = z.object({
 export type TMqttHookResult = z.infer<typeof ZMqttHookResult>;
 export const MQTT_HOOK_SECRET_HEADER = 'x-hook-secret';
 
+/** `GET /api/mqtt/hookSecret` (platform administrators): what to configure in the broker's hooks. */
+export const ZMqttHookSecret = z.object({
+  secret: z.string().describe('Shared secret the hooks must send'),
+  header: z.string().describe('Request header that carries it'),
+});
+export type TMqttHookSecret = z.infer<typeof ZMqttHookSecret>;
+
 /** Why the broker refused a connection or dropped a client; written to the device log. */
 export const REFUSAL_REASONS = [
   'bad-credentials',

@@ -66,6 +66,12 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('device-event'), event: ZDeviceEvent }),
   z.object({
+    type: z.literal('subscribed'),
+    channel: ZChannel.describe(
+      'The subscription is in place: what the console loads now cannot miss a later change',
+    ),
+  }),
+  z.object({
     type: z.literal('subscribe-refused'),
     channel: z.string(),
     reason: z.enum(['forbidden', 'not-found', 'invalid']),

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { newConsolePage, type StorageState } from './browser.js';
 import type { RunningServer } from './server.js';
 
@@ -131,6 +132,19 @@ export function computedStyle(locator: Locator, property: string): Promise<strin
 /** Waits until the locator is visible (the assertion a user makes by looking). */
 export async function seen(locator: Locator, timeout = 10_000): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+/**
+ * Waits until a dialog has finished opening. antd draws a dialog for two frames at full size but
+ * transparent, then zooms it in from scale(0): Playwright counts those first frames as visible and
+ * stable, and a click aimed then can land where the button is about to leave, so the dialog stays
+ * open. The zoom classes are removed when the animation ends.
+ */
+export async function opened(dialog: Locator, timeout = 10_000): Promise<void> {
+  await seen(dialog, timeout);
+  await expect
+    .poll(() => dialog.first().getAttribute('class'), { timeout })
+    .not.toMatch(/ant-zoom/);
 }
 
 /** Waits until nothing the locator matches is visible. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   adminPassword: string;
+  /** `mqtt://127.0.0.1:{port}` of the embedded broker; null when it is off (the default). */
+  mqttUrl: string | null;
   /** The server process, for benchmarks that read its memory. */
   pid: number;
   stop(): Promise<void>;
@@ -27,16 +29,41 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether something accepts TCP connections on the port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      ok(true);
+    });
+    socket.once('error', () => ok(false));
+  });
+}
+
+export interface StartOptions {
+  /**
+   * Runs the embedded MQTT broker on a free port of its own (tests that connect devices). Off by
+   * default (`MQTT_PORT=0`): other tests need no broker, and the machine's Mosquitto holds 1883.
+   */
+  broker?: boolean;
+}
+
 /**
  * Starts the built server (`server/dist/main.js`, serving `web/dist`) as `npm start` would, on a
  * free port with its own data directory, so browser tests and benchmarks exercise the real process.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const entry = join(repoRoot, 'server/dist/main.js');
   if (!existsSync(entry) || !existsSync(join(repoRoot, 'web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
   }
   const port = await freePort();
+  const mqttPort =
+    env.MQTT_PORT !== undefined ? Number(env.MQTT_PORT) : options.broker ? await freePort() : 0;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'blrms-'));
   const adminPassword = env.ADMIN_PASSWORD ?? 'Blrms-e2e-2026';
   const child: ChildProcess = spawn(process.execPath, [entry], {
@@ -46,7 +73,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      MQTT_PORT: '0',
+      MQTT_PORT: String(mqttPort),
       CAPTCHA: 'off',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: adminPassword,
@@ -63,7 +90,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output}`);
     try {
       const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
+      if (res.ok && (mqttPort === 0 || (await accepts(mqttPort)))) break;
     } catch {
       // not listening yet
     }
@@ -77,6 +104,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     dataDir,
     adminPassword,
+    mqttUrl: mqttPort === 0 ? null : `mqtt://127.0.0.1:${mqttPort}`,
     pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode === null) {

@@ -1,4 +1,6 @@
 import {
+  DEVICES_CHANNEL,
+  deviceChannel,
   WS_CLOSE_UNAUTHORIZED,
   WS_HEARTBEAT_MS,
   WS_RECONNECT_MS,
@@ -45,6 +47,15 @@ class FakeSocket {
 
 const latest = () => FakeSocket.all.at(-1) as FakeSocket;
 const TARGET = { userId: 'a'.repeat(32), token: 'secret-token' };
+const DEVICE_ID = 'c'.repeat(32);
+const ONE_DEVICE = deviceChannel(DEVICE_ID);
+
+/** The channel messages a socket sent, in order, as `subscribe devices` etc. */
+const channelMessages = (socket: FakeSocket) =>
+  socket.sent
+    .map((text) => JSON.parse(text) as { type: string; channel?: string })
+    .filter((m) => m.channel !== undefined)
+    .map((m) => `${m.type} ${m.channel}`);
 
 describe('RealtimeClient (spec sections 4 and 9)', () => {
   let client: RealtimeClient;
@@ -119,5 +130,77 @@ describe('RealtimeClient (spec sections 4 and 9)', () => {
     vi.advanceTimersByTime(WS_RECONNECT_MS * 3);
     expect(FakeSocket.all).toHaveLength(1);
     expect(client.status).toBe('down');
+  });
+
+  it('subscribes to a channel once for all its users, and leaves it with the last one', () => {
+    client.start(TARGET);
+    latest().open();
+    const leaveList = client.joinChannel(DEVICES_CHANNEL);
+    const leaveDashboard = client.joinChannel(DEVICES_CHANNEL);
+    const leaveDetail = client.joinChannel(ONE_DEVICE);
+    expect(channelMessages(latest())).toEqual(['subscribe devices', `subscribe ${ONE_DEVICE}`]);
+
+    leaveList();
+    leaveList();
+    expect(channelMessages(latest())).toHaveLength(2);
+    leaveDashboard();
+    leaveDetail();
+    expect(channelMessages(latest()).slice(2)).toEqual([
+      'unsubscribe devices',
+      `unsubscribe ${ONE_DEVICE}`,
+    ]);
+
+    client.joinChannel(DEVICES_CHANNEL);
+    expect(channelMessages(latest()).at(-1)).toBe('subscribe devices');
+  });
+
+  it('subscribes to the channels joined before the socket opened once it opens', () => {
+    client.joinChannel(ONE_DEVICE);
+    client.start(TARGET);
+    expect(latest().sent).toEqual([]);
+    latest().open();
+    expect(channelMessages(latest())).toEqual([`subscribe ${ONE_DEVICE}`]);
+  });
+
+  it('subscribes a new socket to every channel still in use after a reconnect', () => {
+    client.start(TARGET);
+    latest().open();
+    client.joinChannel(DEVICES_CHANNEL);
+    const leaveDetail = client.joinChannel(ONE_DEVICE);
+    latest().drop();
+    // Left while the socket was down: the new socket must not subscribe to it.
+    leaveDetail();
+    const other = deviceChannel('d'.repeat(32));
+    client.joinChannel(other);
+    vi.advanceTimersByTime(WS_RECONNECT_MS);
+    latest().open();
+    expect(channelMessages(latest())).toEqual(['subscribe devices', `subscribe ${other}`]);
+  });
+
+  it('hands device messages to their subscribers, typed', () => {
+    const statuses: string[] = [];
+    client.subscribe('device-status', (m) => statuses.push(...m.devices.map((d) => d.status)));
+    client.start(TARGET);
+    latest().open();
+    latest().receive({
+      type: 'device-status',
+      devices: [
+        {
+          id: DEVICE_ID,
+          sn: 'R40-1',
+          groupId: null,
+          status: 'online',
+          ip: '10.0.0.2',
+          series: 'R40',
+          model: null,
+          version: '1.0.0',
+          lastSeenAt: '2026-01-01T00:00:00.000Z',
+          lastConnectAt: '2026-01-01T00:00:00.000Z',
+          lastDisconnectAt: null,
+          disconnectReason: null,
+        },
+      ],
+    });
+    expect(statuses).toEqual(['online']);
   });
 });

@@ -5,6 +5,7 @@ import {
   WS_RECONNECT_MS,
   WS_TOKEN_PROTOCOL,
   ZServerMessage,
+  type TChannel,
   type TClientMessage,
   type TServerMessage,
   type TServerMessageType,
@@ -27,6 +28,12 @@ export interface RealtimeTarget {
  * subscribers of their type. Subscriptions live here, so they survive reconnects. A session the
  * server refuses (4401 expired, 4403 another user) is not retried: the HTTP calls then meet the
  * same refusal and the error catalogue ends the session.
+ *
+ * Channels (`devices`, `device:{id}`) are counted across the components that join them: the
+ * server hears `subscribe` when the first one joins and `unsubscribe` when the last one leaves,
+ * and every socket the client opens subscribes to the channels in use, because the server forgets
+ * a socket's subscriptions when it closes. The server answers each `subscribe` with `subscribed`
+ * once the channel's messages flow (or `subscribe-refused`).
  */
 export class RealtimeClient {
   private socket: WebSocket | null = null;
@@ -36,6 +43,8 @@ export class RealtimeClient {
   private statusValue: RealtimeStatus = 'down';
   private readonly handlers = new Map<TServerMessageType, Set<(m: TServerMessage) => void>>();
   private readonly statusListeners = new Set<() => void>();
+  /** Channel → how many components use it. */
+  private readonly channels = new Map<TChannel, number>();
 
   constructor(private readonly urlFor: (userId: string) => string = defaultUrl) {}
 
@@ -71,6 +80,28 @@ export class RealtimeClient {
     return () => set.delete(untyped);
   }
 
+  /**
+   * Joins a channel for one user of it; the returned function leaves it (once, however often it
+   * is called). Messages of the channel reach the type subscribers like any other.
+   */
+  joinChannel(channel: TChannel): () => void {
+    const users = this.channels.get(channel) ?? 0;
+    this.channels.set(channel, users + 1);
+    if (users === 0) this.send({ type: 'subscribe', channel });
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const remaining = (this.channels.get(channel) ?? 1) - 1;
+      if (remaining > 0) {
+        this.channels.set(channel, remaining);
+        return;
+      }
+      this.channels.delete(channel);
+      this.send({ type: 'unsubscribe', channel });
+    };
+  }
+
   onStatus(listener: () => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
@@ -82,6 +113,7 @@ export class RealtimeClient {
     const socket = new WebSocket(this.urlFor(target.userId), [WS_TOKEN_PROTOCOL, target.token]);
     this.socket = socket;
     socket.onopen = () => {
+      for (const channel of this.channels.keys()) this.send({ type: 'subscribe', channel });
       this.setStatus('open');
       this.armHeartbeat();
     };

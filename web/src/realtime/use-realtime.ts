@@ -1,4 +1,4 @@
-import type { TServerMessage, TServerMessageType } from '@blrms/contracts';
+import type { TChannel, TServerMessage, TServerMessageType } from '@blrms/contracts';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { getToken } from '../api/session';
 import { useLoginUser } from '../shared/use-login-user';
@@ -20,6 +20,22 @@ export function useRealtimeMessage<T extends TServerMessageType>(
       .map((type) => realtime.subscribe(type as T, (message) => latest.current(message)));
     return () => offs.forEach((off) => off());
   }, [key]);
+}
+
+/**
+ * Keeps the tab's socket subscribed to `channel` while mounted (none when null). Components that
+ * share a channel share one subscription. `onSubscribed` runs each time the server confirms the
+ * subscription (`subscribed`: after the first subscribe and after every reconnect): data loaded
+ * before that may have missed a change that was never sent, so the caller loads it again.
+ */
+export function useChannel(channel: TChannel | null, onSubscribed?: () => void): void {
+  useEffect(() => {
+    if (channel === null) return;
+    return realtime.joinChannel(channel);
+  }, [channel]);
+  useRealtimeMessage(['subscribed'], (message) => {
+    if (channel !== null && message.channel === channel) onSubscribed?.();
+  });
 }
 
 export function useRealtimeStatus(): RealtimeStatus {

@@ -5,6 +5,8 @@ import * as deviceSeenIndexes from './20261121000200-device-seen-indexes.js';
 import * as accountsSelfService from './20261121000300-accounts-self-service.js';
 import * as announcements from './20261121000400-announcements.js';
 import * as deviceSubstringSearch from './20261121000500-device-substring-search.js';
+import * as deviceData from './20261121000600-device-data.js';
+import * as deviceGateway from './20261121000700-device-gateway.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '20261121000300-accounts-self-service': accountsSelfService,
   '20261121000400-announcements': announcements,
   '20261121000500-device-substring-search': deviceSubstringSearch,
+  '20261121000600-device-data': deviceData,
+  '20261121000700-device-gateway': deviceGateway,
 };

@@ -145,7 +145,7 @@ export const MENU: SeedPermission[] = [
     'devicelog:list',
     4,
     'profile',
-    [],
+    [['device:retention', '数据保留', 'Data retention']],
   ),
   {
     key: 'system',
@@ -603,9 +603,15 @@ export const MENU: SeedPermission[] = [
 
 /**
  * Menu/button rows (by perms prefix) a company administrator does not get: they act on the whole
- * platform (companies, check rules, platform settings), which only platform administrators manage.
+ * platform (companies, check rules, platform settings, how long device data is kept), which only
+ * platform administrators manage.
  */
-export const PLATFORM_ONLY_PERMS = ['system:company', 'system:checkrule', 'system:setting'];
+export const PLATFORM_ONLY_PERMS = [
+  'system:company',
+  'system:checkrule',
+  'system:setting',
+  'device:retention',
+];
 
 export function isPlatformOnly(perms: string | null | undefined): boolean {
   return PLATFORM_ONLY_PERMS.some((prefix) => perms?.startsWith(prefix));

@@ -43,13 +43,12 @@ describe('seed on an existing database', () => {
         rows.map((r) => ({ role_id: customerAdminRole, permission_id: r.id, data_rule_ids: null })),
       )
       .execute();
-    // As before a release that brings the device log page: the row does not exist yet. And the
-    // customer's administrator has taken the token page away from their own admin role.
-    await t.db
-      .deleteFrom('sys_role_permission')
-      .where('permission_id', '=', permissionId('device-log'))
-      .execute();
-    await t.db.deleteFrom('sys_permission').where('id', '=', permissionId('device-log')).execute();
+    // As before a release that brings the device log page and its (platform-only) retention
+    // button: the rows do not exist yet. And the customer's administrator has taken the token
+    // page away from their own admin role.
+    const added = [permissionId('device:retention'), permissionId('device-log')];
+    await t.db.deleteFrom('sys_role_permission').where('permission_id', 'in', added).execute();
+    for (const id of added) await t.db.deleteFrom('sys_permission').where('id', '=', id).execute();
     await t.db
       .deleteFrom('sys_role_permission')
       .where('role_id', '=', customerAdminRole)
@@ -67,6 +66,7 @@ describe('seed on an existing database', () => {
     });
     const granted = await grantedTo(customerAdminRole);
     expect(granted).toContain(permissionId('device-log'));
+    expect(granted).not.toContain(permissionId('device:retention'));
     expect(granted).not.toContain(permissionId('device-token'));
     expect(granted).not.toContain(permissionId('system-company'));
   });

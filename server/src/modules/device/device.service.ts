@@ -20,6 +20,7 @@ import {
 import type { DataRuleService } from '../../platform/auth/data-rules.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
+import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
@@ -147,6 +148,7 @@ export class DeviceService {
     private readonly dataRules: DataRuleService,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
+    private readonly bus: Bus,
   ) {}
 
   private rules(scope: Scope) {
@@ -216,6 +218,10 @@ export class DeviceService {
       update_time: this.clock(),
     });
     const after = await this.get(scope, input.id);
+    // A disabled device loses its connection at once, on whichever node holds it.
+    if (!after.enabled) {
+      await this.bus.publish('device.kick', { deviceIds: [after.id], reason: 'device-disabled' });
+    }
     const changes = Object.fromEntries(
       (Object.keys(input) as (keyof TDeviceEdit & keyof TDevice)[])
         .filter((k) => k !== 'id' && before[k] !== after[k])
@@ -241,6 +247,10 @@ export class DeviceService {
       scope.companyId,
       devices.map((d) => d.id),
     );
+    await this.bus.publish('device.kick', {
+      deviceIds: devices.map((d) => d.id),
+      reason: 'device-deleted',
+    });
     await this.log(
       scope,
       origin,

@@ -8,6 +8,7 @@ import type {
 } from '@blrms/contracts';
 import type { Scope } from '../../platform/auth/scope.js';
 import { sha256 } from '../../platform/auth/tokens.js';
+import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
@@ -65,6 +66,7 @@ export class TokenService {
   constructor(
     private readonly repository: TokenRepository,
     private readonly clock: Clock,
+    private readonly bus: Bus,
   ) {}
 
   async list(scope: Scope, query: TDeviceTokenQuery): Promise<Page<TDeviceToken>> {
@@ -121,6 +123,7 @@ export class TokenService {
       update_time: this.clock(),
     });
     if (!updated) throw notFound();
+    if (!input.enabled) await this.kick([input.id]);
     return this.get(scope, input.id);
   }
 
@@ -133,6 +136,7 @@ export class TokenService {
       update_time: this.clock(),
     });
     if (!updated) throw notFound();
+    await this.kick([id]);
     return { tokenKey };
   }
 
@@ -147,7 +151,14 @@ export class TokenService {
     const inUse = await this.repository.deviceCounts(scope.companyId, ids);
     const count = inUse.reduce((sum, t) => sum + t.count, 0);
     if (count > 0) throw new AppError('deviceTokenInUse', 409, { count });
-    return this.repository.delete(scope.companyId, ids);
+    const deleted = await this.repository.delete(scope.companyId, ids);
+    await this.kick(ids);
+    return deleted;
+  }
+
+  /** Devices connected with these tokens' keys lose their connections, on every node. */
+  private async kick(tokenIds: string[]): Promise<void> {
+    await this.bus.publish('device.kick', { tokenIds, reason: 'token-disabled' });
   }
 
   private async require(companyId: string, id: string): Promise<TokenRow> {

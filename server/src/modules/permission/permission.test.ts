@@ -45,7 +45,7 @@ describe('getUserPermissionByToken', () => {
       ['/device/group', 'device/GroupList', false, 4],
       ['/device/list', 'device/DeviceList', false, 6],
       ['/device/detail/:id', 'device/DeviceDetail', true, 1],
-      ['/device/log', 'device/DeviceLogList', false, 1],
+      ['/device/log', 'device/DeviceLogList', false, 2],
     ]);
     expect(auth.map((a: { action: string }) => a.action)).toEqual(
       expect.arrayContaining(['token:reveal', 'device:import', 'device:export', 'devicelog:list']),

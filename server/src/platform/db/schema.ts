@@ -257,6 +257,11 @@ export interface DeviceTable {
   last_connect_at: number | null;
   last_disconnect_at: number | null;
   disconnect_reason: string | null;
+  /**
+   * The server node whose embedded broker holds the connection; null when none does. Written by
+   * the MQTT gateway only, so the rows other modules build leave it out.
+   */
+  node_id?: string | null;
   create_by: string | null;
   create_time: number;
   update_time: number | null;
@@ -356,6 +361,42 @@ export interface SysSettingTable {
   update_time: number;
 }
 
+/** One telemetry sample; `values_json` is the sample's values object. */
+export interface DeviceTelemetryTable {
+  device_id: string;
+  ts: number;
+  received_at: number;
+  values_json: string;
+}
+
+/** The latest value of every key of one device: `{"key":[value, ts], ...}`. */
+export interface DeviceTelemetryLatestTable {
+  device_id: string;
+  values_json: string;
+  /** Writes so far: a writer stores its merge only over the version it read. */
+  version: number;
+  update_time: number;
+}
+
+export interface DeviceEventTable {
+  id: string;
+  company_id: string;
+  device_id: string;
+  sn: string;
+  ts: number;
+  level: string;
+  code: string;
+  message: string;
+  source: string;
+  received_at: number;
+}
+
+/** A server node running an embedded broker, and when it last said it was alive. */
+export interface GatewayNodeTable {
+  id: string;
+  seen_at: number;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -389,6 +430,10 @@ export interface Database {
   sys_verify_code: SysVerifyCodeTable;
   sys_check_rule: SysCheckRuleTable;
   sys_setting: SysSettingTable;
+  gateway_node: GatewayNodeTable;
+  device_telemetry: DeviceTelemetryTable;
+  device_telemetry_latest: DeviceTelemetryLatestTable;
+  device_event: DeviceEventTable;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

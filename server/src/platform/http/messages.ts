@@ -60,6 +60,11 @@ const CATALOGUE = {
   dictNotFound: { 'zh-CN': '字典不存在', 'en-US': 'Dictionary not found' },
   deviceSnExists: { 'zh-CN': 'SN已存在！', 'en-US': 'SN already exists!' },
   deviceNotFound: { 'zh-CN': '设备不存在', 'en-US': 'Device not found' },
+  deviceDataRangeInvalid: {
+    'zh-CN': 'end: 结束时间不能早于开始时间',
+    'en-US': 'end: must not be earlier than begin',
+  },
+  dataRetentionSaved: { 'zh-CN': '数据保留设置已保存', 'en-US': 'Data retention saved' },
   deviceTokenNotFound: {
     'zh-CN': 'tokenId: Token密钥不存在',
     'en-US': 'tokenId: token key not found',
@@ -374,6 +379,33 @@ const CATALOGUE = {
   },
   checkRuleSaved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
   checkRuleDeleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
+
+  mqttHookSecretInvalid: {
+    'zh-CN': 'MQTT 钩子密钥缺失或错误',
+    'en-US': 'Missing or wrong MQTT hook secret',
+  },
+  deviceOfflineAlertTitle: {
+    'zh-CN': (p) => `${p.count} 台设备离线`,
+    'en-US': (p) => `${p.count} device(s) offline`,
+  },
+  deviceOfflineAlertContent: {
+    'zh-CN': (p) => `以下设备已离线超过 ${p.seconds} 秒：${p.devices}`,
+    'en-US': (p) => `These devices have been offline for more than ${p.seconds} s: ${p.devices}`,
+  },
+  deviceUnstableAlertTitle: {
+    'zh-CN': (p) => `${p.count} 台设备连接不稳定`,
+    'en-US': (p) => `${p.count} device(s) with an unstable connection`,
+  },
+  deviceUnstableAlertContent: {
+    'zh-CN': (p) =>
+      `以下设备在 ${p.minutes} 分钟内断线 ${p.times} 次以上：${p.devices}。设备稳定 ${p.minutes} 分钟之前不再提醒。`,
+    'en-US': (p) =>
+      `These devices went offline ${p.times} times or more within ${p.minutes} minutes: ${p.devices}. No further alerts until they have been stable for ${p.minutes} minutes.`,
+  },
+  deviceAlertMore: {
+    'zh-CN': (p) => `等 ${p.count} 台`,
+    'en-US': (p) => `and ${p.count} more`,
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;

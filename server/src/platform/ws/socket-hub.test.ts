@@ -3,15 +3,33 @@ import {
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
   WS_TOKEN_PROTOCOL,
+  type TClientMessage,
+  type TDeviceLive,
   type TServerMessage,
 } from '@blrms/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { departId } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import { OPERATOR_ROLE_ID, departId } from '../../db/seed/seed.js';
+import type { DataDevice } from '../../modules/device-data/device-data.service.js';
+import {
+  ADMIN_PASSWORD,
+  PLATFORM_ID,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+} from '../../test/app.js';
+import {
+  DEVICE_BUTTONS,
+  DEVICE_PAGES,
+  client,
+  createDataRule,
+  createRole,
+  type Client,
+} from '../../test/devices.js';
 import type { Bus } from '../bus/bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
+import { MAX_DEVICE_CHANNELS } from './socket-hub.js';
 
 /** A console socket that records what it receives and how it closed. */
 class Probe {
@@ -36,13 +54,55 @@ class Probe {
   }
 
   async next(type: TServerMessage['type'], timeoutMs = 2000): Promise<TServerMessage> {
+    return this.until((m) => m.type === type, timeoutMs, `no ${type} message`);
+  }
+
+  /** The first message received that matches. */
+  async until(
+    matches: (m: TServerMessage) => boolean,
+    timeoutMs = 2000,
+    what = 'no matching message',
+  ): Promise<TServerMessage> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const found = this.messages.find((m) => m.type === type);
+      const found = this.messages.find(matches);
       if (found) return found;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error(`no ${type} message within ${timeoutMs} ms`);
+    throw new Error(`${what} within ${timeoutMs} ms: ${JSON.stringify(this.messages)}`);
+  }
+
+  send(message: TClientMessage | Record<string, unknown>) {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  /** Subscribes and waits for the answer: `subscribed` or `subscribe-refused`. */
+  async subscribe(channel: string): Promise<TServerMessage> {
+    const before = this.messages.length;
+    this.send({ type: 'subscribe', channel });
+    return this.until(
+      (m) =>
+        this.messages.indexOf(m) >= before &&
+        (m.type === 'subscribed' || m.type === 'subscribe-refused') &&
+        m.channel === channel,
+      2000,
+      `no answer to the subscription of ${channel}`,
+    );
+  }
+
+  /** Resolves once every message the server sent before this call has arrived. */
+  async drained(): Promise<void> {
+    const before = this.messages.length;
+    this.send({ type: 'heartbeat' });
+    await this.until(
+      (m) => m.type === 'heartbeat' && this.messages.indexOf(m) >= before,
+      2000,
+      'no heartbeat',
+    );
+  }
+
+  of<T extends TServerMessage['type']>(type: T): Extract<TServerMessage, { type: T }>[] {
+    return this.messages.filter((m): m is Extract<TServerMessage, { type: T }> => m.type === type);
   }
 }
 
@@ -177,6 +237,241 @@ describe('console websocket', () => {
   });
 });
 
+describe('device channels of the console websocket', () => {
+  let t: TestContext;
+  let base: string;
+  let admin: { id: string; token: string };
+  let api: Client;
+  let r40: DataDevice;
+  let s27x: DataDevice;
+  let otherCompanyDevice: DataDevice;
+  const probes: Probe[] = [];
+  const open = async (user: { id: string; token: string }) => {
+    const p = new Probe(base, user.id, user.token);
+    probes.push(p);
+    await p.opened;
+    return p;
+  };
+  const signIn = async (username: string, password: string, roleIds: string[]) => {
+    const id = await t.createUser({ username, password, roleIds });
+    return { id, token: await t.login(username, password) };
+  };
+  const live = (device: DataDevice, status: 'online' | 'offline'): TDeviceLive => ({
+    id: device.id,
+    sn: device.sn,
+    groupId: null,
+    status,
+    ip: status === 'online' ? '10.0.0.7' : null,
+    series: 'R40',
+    model: null,
+    version: '1.2.3',
+    lastSeenAt: new Date(t.clock.now).toISOString(),
+    lastConnectAt: new Date(t.clock.now).toISOString(),
+    lastDisconnectAt: null,
+    disconnectReason: null,
+  });
+  const addDevice = async (tokenId: string, sn: string, series: string): Promise<DataDevice> => {
+    const device = await api.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series });
+    return { id: device.id, companyId: PLATFORM_ID, sn };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    base = `ws://127.0.0.1:${address.port}`;
+    const adminId = (
+      await t.db
+        .selectFrom('sys_user')
+        .select('id')
+        .where('username', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    admin = { id: adminId, token: await t.login('admin', ADMIN_PASSWORD) };
+    api = client(t, admin.token);
+    const token = await api.ok('POST', '/device/token/add', { name: 'live' });
+    r40 = await addDevice(token.id, 'LIVE-R40', 'R40');
+    s27x = await addDevice(token.id, 'LIVE-S27X', 'S27X');
+    const otherCompany = await t.createCompany('elsewhere');
+    const boss = await t.createUser({
+      username: 'elsewhereboss',
+      password: 'Elsewhere-Pass-1',
+      companyId: otherCompany,
+      roleIds: [await createRole(t, otherCompany, [...DEVICE_PAGES, ...DEVICE_BUTTONS])],
+    });
+    const bossApi = client(t, await t.login('elsewhereboss', 'Elsewhere-Pass-1'));
+    const otherToken = await bossApi.ok('POST', '/device/token/add', { name: 'theirs' });
+    const theirs = await bossApi.ok('POST', '/device/device/add', {
+      tokenId: otherToken.id,
+      sn: 'THEIRS-1',
+      name: 'theirs',
+      series: 'R40',
+    });
+    otherCompanyDevice = { id: theirs.id, companyId: otherCompany, sn: 'THEIRS-1' };
+    expect(boss).toMatch(/^[0-9a-f]{32}$/);
+  });
+  afterAll(async () => {
+    for (const p of probes) p.socket.terminate();
+    await t.close();
+  });
+
+  it('sends the status changes of the company’s devices to `devices`, and no other company’s', async () => {
+    const p = await open(admin);
+    expect(await p.subscribe('devices')).toEqual({ type: 'subscribed', channel: 'devices' });
+    await t.bus.publish('device.live', {
+      companyId: otherCompanyDevice.companyId,
+      devices: [live(otherCompanyDevice, 'online')],
+    });
+    const mine = [live(r40, 'online'), live(s27x, 'offline')];
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: mine });
+    await p.drained();
+    expect(p.of('device-status')).toEqual([{ type: 'device-status', devices: mine }]);
+  });
+
+  it('refuses device channels to a user without device:list', async () => {
+    const p = await open(await signIn('nodevices', 'No-Devices-Pass-1', [OPERATOR_ROLE_ID]));
+    expect(await p.subscribe('devices')).toEqual({
+      type: 'subscribe-refused',
+      channel: 'devices',
+      reason: 'forbidden',
+    });
+    expect(await p.subscribe(`device:${r40.id}`)).toMatchObject({ reason: 'forbidden' });
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    await p.drained();
+    expect(p.of('device-status')).toEqual([]);
+  });
+
+  it('sends a watched device’s telemetry, events and status, until unsubscribed', async () => {
+    const p = await open(admin);
+    expect(await p.subscribe(`device:${r40.id}`)).toEqual({
+      type: 'subscribed',
+      channel: `device:${r40.id}`,
+    });
+    const at = t.clock.now;
+    t.app.deviceData.recordTelemetry(r40, { ts: at - 1000, values: { signal: -67, di1: 1 } }, at);
+    t.app.deviceData.recordTelemetry(s27x, { values: { ain1: 3 } }, at);
+    t.app.deviceData.recordEvent(
+      r40,
+      { level: 'alarm', code: 'di1.high', message: 'Input 1 high', source: 'device' },
+      at,
+    );
+    await t.app.deviceData.flush();
+    const telemetry = await p.next('device-telemetry');
+    expect(telemetry).toEqual({
+      type: 'device-telemetry',
+      deviceId: r40.id,
+      point: { ts: new Date(at - 1000).toISOString(), values: { signal: -67, di1: 1 } },
+    });
+    expect(await p.next('device-event')).toEqual({
+      type: 'device-event',
+      event: {
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        deviceId: r40.id,
+        sn: 'LIVE-R40',
+        ts: new Date(at).toISOString(),
+        level: 'alarm',
+        code: 'di1.high',
+        message: 'Input 1 high',
+        source: 'device',
+        receivedAt: new Date(at).toISOString(),
+      },
+    });
+    // Of a status batch, the watched device only.
+    await t.bus.publish('device.live', {
+      companyId: PLATFORM_ID,
+      devices: [live(s27x, 'online'), live(r40, 'offline')],
+    });
+    expect(await p.next('device-status')).toEqual({
+      type: 'device-status',
+      devices: [live(r40, 'offline')],
+    });
+    await p.drained();
+    expect(p.of('device-telemetry')).toHaveLength(1);
+
+    p.send({ type: 'unsubscribe', channel: `device:${r40.id}` });
+    // Processed in order: once this subscription is answered, the unsubscribe has happened.
+    await p.subscribe(`device:${s27x.id}`);
+    t.app.deviceData.recordTelemetry(r40, { values: { signal: -60 } }, at);
+    t.app.deviceData.recordTelemetry(s27x, { values: { ain1: 4 } }, at);
+    await t.app.deviceData.flush();
+    await p.until((m) => m.type === 'device-telemetry' && m.deviceId === s27x.id);
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    await p.drained();
+    expect(p.of('device-telemetry').map((m) => m.deviceId)).toEqual([r40.id, s27x.id]);
+    expect(p.of('device-status')).toHaveLength(1);
+  });
+
+  it('sends a status change once to a socket on both `devices` and the device’s channel', async () => {
+    const p = await open(admin);
+    await p.subscribe('devices');
+    await p.subscribe(`device:${r40.id}`);
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    await p.drained();
+    expect(p.of('device-status')).toEqual([
+      { type: 'device-status', devices: [live(r40, 'online')] },
+    ]);
+  });
+
+  it('refuses a device hidden by the user’s data rules or of another company as not found', async () => {
+    const onlyS27x = await createDataRule(t, 'device-list', {
+      column: 'series',
+      operator: 'EQ',
+      value: 'S27X',
+    });
+    const role = await createRole(t, PLATFORM_ID, DEVICE_PAGES, { 'device-list': [onlyS27x] });
+    const p = await open(await signIn('s27xonly', 'S27x-Only-Pass-1', [role]));
+    expect(await p.subscribe(`device:${r40.id}`)).toEqual({
+      type: 'subscribe-refused',
+      channel: `device:${r40.id}`,
+      reason: 'not-found',
+    });
+    expect(await p.subscribe(`device:${otherCompanyDevice.id}`)).toMatchObject({
+      reason: 'not-found',
+    });
+    expect(await p.subscribe(`device:${s27x.id}`)).toMatchObject({ type: 'subscribed' });
+  });
+
+  it('refuses what is not a channel, and more device channels than the cap', async () => {
+    const p = await open(admin);
+    expect(await p.subscribe('everything')).toEqual({
+      type: 'subscribe-refused',
+      channel: 'everything',
+      reason: 'invalid',
+    });
+    const token = await api.ok('POST', '/device/token/add', { name: 'many' });
+    const many: DataDevice[] = [];
+    for (let i = 0; i <= MAX_DEVICE_CHANNELS; i++)
+      many.push(await addDevice(token.id, `CAP-${i}`, 'R40'));
+    for (const device of many.slice(0, MAX_DEVICE_CHANNELS)) {
+      expect(await p.subscribe(`device:${device.id}`)).toMatchObject({ type: 'subscribed' });
+    }
+    const over = many[MAX_DEVICE_CHANNELS];
+    expect(await p.subscribe(`device:${over?.id}`)).toMatchObject({ reason: 'invalid' });
+    // Making room lets it in.
+    p.send({ type: 'unsubscribe', channel: `device:${many[0]?.id}` });
+    expect(await p.subscribe(`device:${over?.id}`)).toMatchObject({ type: 'subscribed' });
+  });
+
+  it('stops a socket’s device channels when its user loses device:list', async () => {
+    const role = await createRole(t, PLATFORM_ID, DEVICE_PAGES);
+    const user = await signIn('revoked', 'Revoked-Pass-1', [role]);
+    const p = await open(user);
+    await p.subscribe('devices');
+    await p.subscribe(`device:${r40.id}`);
+    await t.db.deleteFrom('sys_role_permission').where('role_id', '=', role).execute();
+    await t.bus.publish('auth.permissions-changed', { userId: user.id });
+    await p.until((m) => m.type === 'subscribe-refused' && m.channel === `device:${r40.id}`);
+    expect(p.of('subscribe-refused')).toEqual([
+      { type: 'subscribe-refused', channel: 'devices', reason: 'forbidden' },
+      { type: 'subscribe-refused', channel: `device:${r40.id}`, reason: 'forbidden' },
+    ]);
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    await p.drained();
+    expect(p.of('device-status')).toEqual([]);
+  });
+});
+
 // Runs where a Redis server is reachable: REDIS_URL=redis://127.0.0.1:6379 npx vitest run ...
 describe.skipIf(!process.env.REDIS_URL)('console websocket across nodes (Redis)', () => {
   let t: TestContext;
@@ -211,5 +506,47 @@ describe.skipIf(!process.env.REDIS_URL)('console websocket across nodes (Redis)'
       cmd: 'publish',
     });
     expect(await socket.next('user')).toMatchObject({ msgTxt: 'From node B' });
+  });
+
+  it('delivers device status changes made on another node to `devices` on this node', async () => {
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const adminId = (
+      await t.db
+        .selectFrom('sys_user')
+        .select('id')
+        .where('username', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const fleet = new Probe(
+      `ws://127.0.0.1:${address.port}`,
+      adminId,
+      await t.login('admin', ADMIN_PASSWORD),
+    );
+    await fleet.opened;
+    try {
+      expect(await fleet.subscribe('devices')).toMatchObject({ type: 'subscribed' });
+      const device: TDeviceLive = {
+        id: 'd'.repeat(32),
+        sn: 'REMOTE-1',
+        groupId: null,
+        status: 'online',
+        ip: null,
+        series: 'R40',
+        model: null,
+        version: null,
+        lastSeenAt: null,
+        lastConnectAt: null,
+        lastDisconnectAt: null,
+        disconnectReason: null,
+      };
+      await otherNode.publish('device.live', { companyId: PLATFORM_ID, devices: [device] });
+      expect(await fleet.next('device-status')).toEqual({
+        type: 'device-status',
+        devices: [device],
+      });
+    } finally {
+      fleet.socket.terminate();
+    }
   });
 });

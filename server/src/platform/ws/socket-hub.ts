@@ -1,10 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  DEVICES_CHANNEL,
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
   WS_TOKEN_PROTOCOL,
   ZClientMessage,
+  type TChannel,
+  type TDeviceLive,
   type TServerMessage,
 } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +23,28 @@ const PATH = /^\/api\/websocket\/([0-9a-f]{32})\/?$/;
  */
 const PING_INTERVAL_MS = 30_000;
 const MAX_MESSAGE_BYTES = 4096;
+/**
+ * Device channels one socket may hold (subscribed or being checked). A detail page needs one; the
+ * cap keeps a client from making the server check and route for thousands of devices.
+ */
+export const MAX_DEVICE_CHANNELS = 50;
+/**
+ * A socket that has this much unsent data is not keeping up (a fleet in a status storm, a stalled
+ * tab): it is dropped rather than buffered without bound. The console reconnects, subscribes
+ * again and reloads what it shows.
+ */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const DEVICE_CHANNEL_PREFIX = 'device:';
+/** RFC 6455: the server hit an unexpected condition. */
+const WS_CLOSE_INTERNAL_ERROR = 1011;
+
+/** What the hub asks before it lets a socket watch devices. */
+export interface DeviceWatchAccess {
+  /** Companies of the session in which the user may watch every device's status. */
+  fleetCompanies(session: Session): Promise<string[]>;
+  /** Whether the user may watch one device (its status, telemetry and events). */
+  deviceAccess(session: Session, deviceId: string): Promise<'allowed' | 'forbidden' | 'not-found'>;
+}
 
 interface Client {
   socket: WebSocket;
@@ -27,6 +52,12 @@ interface Client {
   /** Answered since the last ping. */
   alive: boolean;
   expiry: NodeJS.Timeout;
+  /** Companies whose device status changes the socket gets (`devices`); empty when unsubscribed. */
+  fleet: string[];
+  /** Devices the socket watches (`device:{id}`). */
+  devices: Set<string>;
+  /** Channels whose subscription is being checked; an unsubscribe meanwhile cancels it. */
+  pending: Set<TChannel>;
 }
 
 /** The token the console offers as the subprotocol after {@link WS_TOKEN_PROTOCOL}. */
@@ -44,6 +75,12 @@ function offeredToken(request: IncomingMessage): string | undefined {
  * request's (SessionService); a socket whose session is missing or expired is closed with 4401, a
  * socket for another user's id with 4403. Sockets close when their session is revoked or expires.
  * Messages reach sockets through the bus, so a publish on any node reaches every node's sockets.
+ *
+ * Device channels are subscriptions of one socket: `devices` (status changes of the companies in
+ * which the user holds `device:list`) and `device:{id}` (status, telemetry and events of a device
+ * the user may see, data rules included). They are checked when made and again when the user's
+ * grants change; sockets are indexed by company and by device, so a bus message costs its
+ * recipients, not a scan of every socket.
  */
 export class SocketHub {
   private readonly server = new WebSocketServer({
@@ -53,6 +90,10 @@ export class SocketHub {
     handleProtocols: (protocols) => (protocols.has(WS_TOKEN_PROTOCOL) ? WS_TOKEN_PROTOCOL : false),
   });
   private readonly byUser = new Map<string, Set<Client>>();
+  /** Sockets subscribed to `devices`, by company: status changes go to their recipients only. */
+  private readonly fleetByCompany = new Map<string, Set<Client>>();
+  /** Sockets subscribed to `device:{id}`, by device id. */
+  private readonly watchersByDevice = new Map<string, Set<Client>>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly sweep: NodeJS.Timeout;
 
@@ -61,6 +102,7 @@ export class SocketHub {
     bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: () => number,
+    private readonly access: DeviceWatchAccess,
   ) {
     this.unsubscribe.push(
       bus.subscribe('notice.delivered', ({ companyId, userIds, msgId, msgTxt, cmd }) => {
@@ -85,6 +127,29 @@ export class SocketHub {
             client.socket.close(WS_CLOSE_UNAUTHORIZED, 'session ended');
           }
         }
+      }),
+      bus.subscribe('device.live', ({ companyId, devices }) => this.deviceLive(companyId, devices)),
+      bus.subscribe('device.telemetry', ({ deviceId, point }) => {
+        const watchers = this.watchersByDevice.get(deviceId);
+        if (!watchers) return;
+        const text = JSON.stringify({
+          type: 'device-telemetry',
+          deviceId,
+          point,
+        } satisfies TServerMessage);
+        for (const client of watchers) this.deliver(client, text);
+      }),
+      bus.subscribe('device.event', ({ event }) => {
+        const watchers = this.watchersByDevice.get(event.deviceId);
+        if (!watchers) return;
+        const text = JSON.stringify({ type: 'device-event', event } satisfies TServerMessage);
+        for (const client of watchers) this.deliver(client, text);
+      }),
+      // Grants changed: what a socket watches is checked again, as a new subscription would be
+      // (after this event has reached the permission caches, which subscribed before the hub).
+      bus.subscribe('auth.permissions-changed', ({ userId }) => {
+        const clients = userId ? [...(this.byUser.get(userId) ?? [])] : [...this.all()];
+        setImmediate(() => void this.recheck(clients));
       }),
     );
     this.sweep = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
@@ -129,6 +194,9 @@ export class SocketHub {
       session,
       alive: true,
       expiry: setTimeout(() => ws.close(WS_CLOSE_UNAUTHORIZED, 'session expired'), expiresIn),
+      fleet: [],
+      devices: new Set(),
+      pending: new Set(),
     };
     client.expiry.unref();
     const set = this.byUser.get(userId) ?? new Set<Client>();
@@ -137,9 +205,19 @@ export class SocketHub {
 
     ws.on('message', (data) => {
       client.alive = true;
-      const parsed = ZClientMessage.safeParse(safeJson(data.toString()));
-      if (parsed.success && parsed.data.type === 'heartbeat')
-        this.send(client, { type: 'heartbeat' });
+      const raw = safeJson(data.toString());
+      const parsed = ZClientMessage.safeParse(raw);
+      if (!parsed.success) {
+        // A subscription to something that is no channel is answered, so that a console bug
+        // shows as a refusal instead of silence.
+        const channel = subscribedChannel(raw);
+        if (channel !== null) this.refuse(client, channel, 'invalid');
+        return;
+      }
+      const message = parsed.data;
+      if (message.type === 'heartbeat') this.send(client, { type: 'heartbeat' });
+      else if (message.type === 'subscribe') void this.subscribe(client, message.channel);
+      else this.leave(client, message.channel);
     });
     ws.on('pong', () => {
       client.alive = true;
@@ -148,8 +226,153 @@ export class SocketHub {
       clearTimeout(client.expiry);
       set.delete(client);
       if (set.size === 0) this.byUser.delete(userId);
+      client.pending.clear();
+      this.setFleet(client, []);
+      for (const deviceId of [...client.devices]) this.unwatch(client, deviceId);
     });
     ws.on('error', (err) => this.log.debug({ err }, 'websocket error'));
+  }
+
+  /** Answers `subscribed` once the channel's messages reach the socket, or `subscribe-refused`. */
+  private async subscribe(client: Client, channel: TChannel) {
+    if (client.pending.has(channel)) return;
+    const deviceId = deviceIdOf(channel);
+    if (deviceId === null ? client.fleet.length > 0 : client.devices.has(deviceId)) {
+      return this.send(client, { type: 'subscribed', channel });
+    }
+    if (deviceId !== null) {
+      let held = client.devices.size;
+      for (const c of client.pending) if (deviceIdOf(c) !== null) held += 1;
+      if (held >= MAX_DEVICE_CHANNELS) return this.refuse(client, channel, 'invalid');
+    }
+    client.pending.add(channel);
+    let outcome: 'allowed' | 'forbidden' | 'not-found';
+    let companies: string[] = [];
+    try {
+      if (deviceId === null) {
+        companies = await this.access.fleetCompanies(client.session);
+        outcome = companies.length > 0 ? 'allowed' : 'forbidden';
+      } else {
+        outcome = await this.access.deviceAccess(client.session, deviceId);
+      }
+    } catch (err) {
+      // The console reconnects after a close and subscribes again: that is the retry.
+      this.log.warn({ err, channel }, 'websocket subscription check failed');
+      client.socket.close(WS_CLOSE_INTERNAL_ERROR, 'subscription check failed');
+      return;
+    }
+    // Unsubscribed, or the socket closed, while the check ran.
+    if (!client.pending.delete(channel)) return;
+    if (outcome !== 'allowed') return this.refuse(client, channel, outcome);
+    if (deviceId === null) this.setFleet(client, companies);
+    else this.watch(client, deviceId);
+    this.send(client, { type: 'subscribed', channel });
+  }
+
+  private leave(client: Client, channel: TChannel) {
+    client.pending.delete(channel);
+    const deviceId = deviceIdOf(channel);
+    if (deviceId === null) this.setFleet(client, []);
+    else this.unwatch(client, deviceId);
+  }
+
+  /**
+   * Checks every subscription of these sockets again, one socket after another so that a change
+   * of the whole catalogue does not fire every socket's checks at once. Lost ones are refused.
+   */
+  private async recheck(clients: Client[]) {
+    // Each result applies only to a subscription still held: the socket may have closed or
+    // unsubscribed while it was checked.
+    const open = (client: Client) => client.socket.readyState === client.socket.OPEN;
+    for (const client of clients) {
+      try {
+        if (open(client) && client.fleet.length > 0) {
+          const companies = await this.access.fleetCompanies(client.session);
+          if (open(client) && client.fleet.length > 0) {
+            this.setFleet(client, companies);
+            if (companies.length === 0) this.refuse(client, DEVICES_CHANNEL, 'forbidden');
+          }
+        }
+        for (const deviceId of [...client.devices]) {
+          if (!open(client)) break;
+          const outcome = await this.access.deviceAccess(client.session, deviceId);
+          if (outcome === 'allowed' || !open(client) || !client.devices.has(deviceId)) continue;
+          this.unwatch(client, deviceId);
+          this.refuse(client, `${DEVICE_CHANNEL_PREFIX}${deviceId}`, outcome);
+        }
+      } catch (err) {
+        this.log.warn({ err }, 'websocket subscription recheck failed');
+      }
+    }
+  }
+
+  private setFleet(client: Client, companies: string[]) {
+    for (const companyId of client.fleet) {
+      const set = this.fleetByCompany.get(companyId);
+      set?.delete(client);
+      if (set?.size === 0) this.fleetByCompany.delete(companyId);
+    }
+    client.fleet = companies;
+    for (const companyId of companies) {
+      const set = this.fleetByCompany.get(companyId) ?? new Set<Client>();
+      set.add(client);
+      this.fleetByCompany.set(companyId, set);
+    }
+  }
+
+  private watch(client: Client, deviceId: string) {
+    client.devices.add(deviceId);
+    const set = this.watchersByDevice.get(deviceId) ?? new Set<Client>();
+    set.add(client);
+    this.watchersByDevice.set(deviceId, set);
+  }
+
+  private unwatch(client: Client, deviceId: string) {
+    client.devices.delete(deviceId);
+    const set = this.watchersByDevice.get(deviceId);
+    set?.delete(client);
+    if (set?.size === 0) this.watchersByDevice.delete(deviceId);
+  }
+
+  private refuse(client: Client, channel: string, reason: 'forbidden' | 'not-found' | 'invalid') {
+    this.send(client, { type: 'subscribe-refused', channel, reason });
+  }
+
+  /**
+   * The whole change goes, serialized once, to the company's `devices` sockets; each device's
+   * own watchers that are not among them get that device's change, serialized once per device.
+   */
+  private deviceLive(companyId: string, devices: TDeviceLive[]) {
+    const fleet = this.fleetByCompany.get(companyId);
+    if (fleet) {
+      const text = JSON.stringify({ type: 'device-status', devices } satisfies TServerMessage);
+      for (const client of fleet) this.deliver(client, text);
+    }
+    if (this.watchersByDevice.size === 0) return;
+    for (const device of devices) {
+      const watchers = this.watchersByDevice.get(device.id);
+      if (!watchers) continue;
+      let text: string | undefined;
+      for (const client of watchers) {
+        if (fleet?.has(client)) continue;
+        text ??= JSON.stringify({
+          type: 'device-status',
+          devices: [device],
+        } satisfies TServerMessage);
+        this.deliver(client, text);
+      }
+    }
+  }
+
+  private deliver(client: Client, text: string) {
+    const socket = client.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.log.info({ userId: client.session.userId }, 'websocket dropped: not keeping up');
+      socket.terminate();
+      return;
+    }
+    socket.send(text);
   }
 
   private *all(): Generator<Client> {
@@ -157,24 +380,19 @@ export class SocketHub {
   }
 
   private send(client: Client, message: TServerMessage) {
-    if (client.socket.readyState === client.socket.OPEN)
-      client.socket.send(JSON.stringify(message));
+    this.deliver(client, JSON.stringify(message));
   }
 
   private sendTo(userId: string, text: string) {
     const set = this.byUser.get(userId);
     if (!set) return;
-    for (const client of set) {
-      if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
-    }
+    for (const client of set) this.deliver(client, text);
   }
 
   private broadcast(companyId: string, message: TServerMessage) {
     const text = JSON.stringify(message);
     for (const client of this.all()) {
-      if (client.session.companyIds.includes(companyId) && client.socket.readyState === 1) {
-        client.socket.send(text);
-      }
+      if (client.session.companyIds.includes(companyId)) this.deliver(client, text);
     }
   }
 
@@ -195,6 +413,21 @@ export class SocketHub {
     for (const client of this.all()) client.socket.terminate();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** The device id of a `device:{id}` channel; null for `devices`. */
+function deviceIdOf(channel: TChannel): string | null {
+  return channel.startsWith(DEVICE_CHANNEL_PREFIX)
+    ? channel.slice(DEVICE_CHANNEL_PREFIX.length)
+    : null;
+}
+
+/** The channel of a subscribe message that failed validation, if it is one. */
+function subscribedChannel(raw: unknown): string | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const { type, channel } = raw as { type?: unknown; channel?: unknown };
+  if (type !== 'subscribe') return null;
+  return typeof channel === 'string' ? channel.slice(0, 100) : '';
 }
 
 function safeJson(text: string): unknown {

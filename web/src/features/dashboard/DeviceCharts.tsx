@@ -16,7 +16,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../shared/format';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
-import { useChart } from './use-chart';
+import { useChart } from '../../shared/use-chart';
 
 registerEcharts([
   BarChart,

@@ -1,4 +1,5 @@
 import type { TDeviceLog } from '@blrms/contracts';
+import { DEVICES_CHANNEL } from '@blrms/contracts';
 import type { TableColumnsType } from 'antd';
 import { Button, Card, Col, Empty, Row, Skeleton, Statistic, Table } from 'antd';
 import { useState } from 'react';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DeviceLogStateTag } from '../../shared/device/DeviceLogStateTag';
 import { LogContentModal } from '../../shared/device/LogContentModal';
+import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
 import { formatDateTime, formatNumber } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { SeriesChart, VersionChart } from './DeviceCharts';
@@ -14,10 +16,15 @@ import { useDeviceSummary } from './queries';
 const FIGURES = ['total', 'online', 'offline', 'seen24h'] as const;
 const FIGURE_COLORS: Partial<Record<(typeof FIGURES)[number], string>> = { online: '#52c41a' };
 
-/** The device figures of the dashboard; shown to users with device:list (the summary needs it). */
+/**
+ * The device figures of the dashboard; shown to users with device:list (the summary needs it).
+ * Device status changes reload the figures, at most once a second (issue 4).
+ */
 export function DeviceOverview() {
   const { t } = useTranslation();
   const summary = useDeviceSummary();
+  const liveReload = useLiveReload(() => summary.refetch());
+  useDeviceStatus(DEVICES_CHANNEL, liveReload.request, liveReload.request);
   const [viewing, setViewing] = useState<TDeviceLog | null>(null);
   const data = summary.data;
 

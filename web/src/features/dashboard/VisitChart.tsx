@@ -14,7 +14,7 @@ import { SVGRenderer } from 'echarts/renderers';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../shared/format';
-import { useChart } from './use-chart';
+import { useChart } from '../../shared/use-chart';
 
 // Only the parts this chart uses are bundled.
 registerEcharts([

@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { ProColumns } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDeviceGroup } from '@blrms/contracts';
-import { GROUP_SORT_COLUMNS } from '@blrms/contracts';
+import { DEVICES_CHANNEL, GROUP_SORT_COLUMNS } from '@blrms/contracts';
 import { App, Badge, Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
 import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -29,7 +30,9 @@ type Form = { open: false } | { open: true; editing: TDeviceGroup | null };
 
 /**
  * Device groups (spec section 2). A device is in at most one group; each group shows how many of
- * its devices are online, offline and in all, and links to them in the device list.
+ * its devices are online, offline and in all, and links to them in the device list. The counts
+ * follow device status changes (issue 4): a change of a device in a shown group reloads the page,
+ * at most once a second.
  */
 export default function GroupListPage() {
   const { t } = useTranslation();
@@ -38,6 +41,15 @@ export default function GroupListPage() {
   const [form, setForm] = useState<Form>({ open: false });
   const [selected, setSelected] = useState<string[]>([]);
   const groups = useGroups(params);
+  const liveReload = useLiveReload(() => groups.refetch());
+  useDeviceStatus(
+    DEVICES_CHANNEL,
+    (batch) => {
+      const shown = new Set(groups.data?.records.map((g) => g.id));
+      if (batch.some((d) => d.groupId !== null && shown.has(d.groupId))) liveReload.request();
+    },
+    liveReload.request,
+  );
   const remove = useDeleteGroups();
   const canEdit = useHasAction('group:edit');
   const canDelete = useHasAction('group:delete');
@@ -155,7 +167,7 @@ export default function GroupListPage() {
         headerTitle={t('deviceGroup.title')}
         columns={columns}
         dataSource={groups.data?.records ?? []}
-        loading={groups.isFetching}
+        loading={groups.isPlaceholderData || (groups.isFetching && !liveReload.reloading)}
         search={{ labelWidth: 'auto' }}
         onSubmit={search}
         onReset={() => search({})}

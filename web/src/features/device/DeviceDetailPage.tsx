@@ -1,33 +1,59 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import type { TDevice } from '@blrms/contracts';
+import { deviceChannel, DISCONNECT_REASONS } from '@blrms/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { DeviceLogTable } from '../../shared/device/DeviceLogTable';
 import { DeviceStatusBadge } from '../../shared/device/DeviceStatusBadge';
+import { withLive } from '../../shared/device/live-device';
+import { useDeviceStatus } from '../../shared/device/use-device-status';
 import { formatDateTime } from '../../shared/format';
 import { usePageTitle } from '../../shared/page-title';
 import { Authorized } from '../../shared/permission/Authorized';
 import { DeviceFormModal } from './DeviceFormModal';
-import { useDevice } from './use-devices';
+import { DeviceMonitoring } from './DeviceMonitoring';
+import { deviceKey, useDevice } from './use-devices';
 
 /** Spec section 9: a detail list has at most 4 columns, 3 by default; one on a phone. */
 const DETAIL_COLUMNS = { xs: 1, sm: 2, md: 3, lg: 3, xl: 3, xxl: 4 };
 
 const orDash = (value: string | null) => value || '-';
+const timeOrDash = (value: string | null) => (value ? formatDateTime(value) : '-');
+
+/** The reasons of the device protocol in words; a reason this console does not know, as sent. */
+function disconnectReasonText(t: TFunction, device: TDevice): string {
+  const reason = DISCONNECT_REASONS.find((r) => r === device.disconnectReason);
+  if (reason) return t(`device.disconnectReason.${reason}`);
+  return orDash(device.disconnectReason);
+}
 
 /**
- * One device (/device/detail/:id): its fields as a detail list, and tabs for its configuration,
- * firmware and logs. Configuration and firmware arrive with remote configuration and upgrades;
- * until then their tabs say so.
+ * One device (/device/detail/:id): its fields as a detail list, with its presence kept live
+ * through the device's channel, and tabs for its monitoring data, configuration, firmware and
+ * logs. Configuration and firmware arrive with remote configuration and upgrades; until then
+ * their tabs say so.
  */
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
+  const client = useQueryClient();
   const device = useDevice(id);
   const [editing, setEditing] = useState(false);
   usePageTitle(device.data?.name);
+  useDeviceStatus(
+    id ? deviceChannel(id) : null,
+    (batch) => {
+      const live = batch.findLast((d) => d.id === id);
+      if (!live) return;
+      client.setQueryData<TDevice>(deviceKey(id), (d) => (d ? withLive(d, live) : d));
+    },
+    () => void device.refetch(),
+  );
 
   if (device.isPending) {
     return (
@@ -86,7 +112,9 @@ export default function DeviceDetailPage() {
           <Descriptions.Item label={t('device.version')}>{orDash(d.version)}</Descriptions.Item>
           <Descriptions.Item label={t('device.group')}>{orDash(d.groupName)}</Descriptions.Item>
           <Descriptions.Item label={t('device.status')}>
-            <DeviceStatusBadge status={d.status} />
+            <span data-testid="device-detail-status">
+              <DeviceStatusBadge status={d.status} />
+            </span>
           </Descriptions.Item>
           <Descriptions.Item label={t('device.enabled')}>
             {d.enabled ? t('common.enabled') : t('common.disabled')}
@@ -95,6 +123,15 @@ export default function DeviceDetailPage() {
           <Descriptions.Item label={t('common.owner')}>{d.ownerName}</Descriptions.Item>
           <Descriptions.Item label={t('device.lastSeen')}>
             {d.lastSeenAt ? formatDateTime(d.lastSeenAt) : t('device.neverSeen')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.lastConnect')}>
+            {timeOrDash(d.lastConnectAt)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.lastDisconnect')}>
+            {timeOrDash(d.lastDisconnectAt)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.disconnectReasonLabel')}>
+            <span data-testid="device-disconnect-reason">{disconnectReasonText(t, d)}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('device.ip')}>{orDash(d.ip)}</Descriptions.Item>
           <Descriptions.Item label={t('device.location')}>{orDash(d.location)}</Descriptions.Item>
@@ -108,9 +145,17 @@ export default function DeviceDetailPage() {
         </Descriptions>
       </Card>
       <Card styles={{ body: { paddingTop: 8 } }}>
+        {/* A device that has reported opens on its monitoring data; one never seen, on its logs. */}
         <Tabs
-          defaultActiveKey="logs"
+          defaultActiveKey={d.lastSeenAt ? 'monitoring' : 'logs'}
           items={[
+            {
+              key: 'monitoring',
+              label: (
+                <span data-testid="device-tab-monitoring">{t('device.detail.monitoring')}</span>
+              ),
+              children: <DeviceMonitoring deviceId={d.id} />,
+            },
             {
               key: 'config',
               label: <span data-testid="device-tab-config">{t('device.detail.config')}</span>,

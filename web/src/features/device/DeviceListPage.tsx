@@ -2,12 +2,14 @@ import { DownloadOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icon
 import type { ProFormInstance } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
-import { DEVICE_SORT_COLUMNS, EXPORT_FORMATS } from '@blrms/contracts';
+import { DEVICE_SORT_COLUMNS, DEVICES_CHANNEL, EXPORT_FORMATS } from '@blrms/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Popconfirm, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
 import { formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -19,9 +21,11 @@ import type { DeviceSearch } from './device-filters';
 import { filterOf, searchFromUrl } from './device-filters';
 import { DeviceFormModal } from './DeviceFormModal';
 import { ImportModal } from './ImportModal';
+import { applyLiveStatus } from './live-list';
 import { MoveToGroupModal } from './MoveToGroupModal';
-import type { DeviceParams } from './use-devices';
+import type { DevicePage, DeviceParams } from './use-devices';
 import {
+  deviceListKey,
   exportDevices,
   useDeleteDevices,
   useDevices,
@@ -52,7 +56,9 @@ type Form = { open: false } | { open: true; editing: TDevice | null };
 
 /**
  * Devices (spec section 2): the list with filters, server-side sort, column settings, batch
- * delete and move to group, export and import, and the add/edit form.
+ * delete and move to group, export and import, and the add/edit form. Presence is live (issue 4):
+ * status changes patch the shown rows in place, and reload the page (at most once a second) when
+ * rows may leave or join it.
  */
 export default function DeviceListPage() {
   const { t } = useTranslation();
@@ -82,7 +88,22 @@ export default function DeviceListPage() {
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
 
+  const client = useQueryClient();
   const devices = useDevices(params);
+  const liveReload = useLiveReload(() => devices.refetch());
+  useDeviceStatus(
+    DEVICES_CHANNEL,
+    (batch) => {
+      const key = deviceListKey(params);
+      // A load under way may have read the rows before this change and would undo the patch.
+      const loading = client.isFetching({ queryKey: key }) > 0;
+      const page = client.getQueryData<DevicePage>(key);
+      const live = page ? applyLiveStatus(params, page, batch) : null;
+      if (page && live && live.page !== page) client.setQueryData(key, live.page);
+      if (loading || live?.reload) liveReload.request();
+    },
+    liveReload.request,
+  );
   const series = useDictItems('device_series');
   const groups = useGroupOptions();
   const tokens = useTokenOptions();
@@ -177,7 +198,7 @@ export default function DeviceListPage() {
         headerTitle={t('device.title')}
         columns={columns}
         dataSource={devices.data?.records ?? []}
-        loading={devices.isFetching}
+        loading={devices.isPlaceholderData || (devices.isFetching && !liveReload.reloading)}
         formRef={formRef}
         form={{ initialValues: searchFromUrl(urlQuery) }}
         search={{ labelWidth: 'auto', defaultCollapsed: true }}

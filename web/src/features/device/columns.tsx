@@ -45,6 +45,16 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
         </Link>
       ),
     },
+    // Next to the SN, so that live status changes show without scrolling the wide table.
+    {
+      title: t('device.status'),
+      dataIndex: 'status',
+      key: 'status',
+      width: 100,
+      sorter: true,
+      ...select(DEVICE_STATUS.map((s) => ({ value: s, label: t(`deviceStatus.${s}`) }))),
+      render: (_, row) => <DeviceStatusBadge status={row.status} />,
+    },
     {
       title: t('device.tagCode'),
       dataIndex: 'tagCode',
@@ -96,15 +106,6 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       ellipsis: true,
       ...select([{ value: 'none', label: t('device.noGroup') }, ...options.groups]),
       render: (_, row) => orDash(row.groupName),
-    },
-    {
-      title: t('device.status'),
-      dataIndex: 'status',
-      key: 'status',
-      width: 100,
-      sorter: true,
-      ...select(DEVICE_STATUS.map((s) => ({ value: s, label: t(`deviceStatus.${s}`) }))),
-      render: (_, row) => <DeviceStatusBadge status={row.status} />,
     },
     {
       title: t('device.token'),

@@ -21,9 +21,12 @@ const KEY = ['devices'] as const;
 export type DeviceParams = Omit<TDeviceQuery, '_t'>;
 export type DevicePage = { records: TDevice[]; total: number };
 
+export const deviceListKey = (params: DeviceParams) => [...KEY, 'list', params] as const;
+export const deviceKey = (id: string) => [...KEY, 'one', id] as const;
+
 export function useDevices(params: DeviceParams) {
   return useQuery({
-    queryKey: [...KEY, 'list', params],
+    queryKey: deviceListKey(params),
     queryFn: () => http.get<DevicePage>(`${BASE}/list`, params),
     placeholderData: keepPreviousData,
   });
@@ -31,7 +34,7 @@ export function useDevices(params: DeviceParams) {
 
 export function useDevice(id: string) {
   return useQuery({
-    queryKey: [...KEY, 'one', id],
+    queryKey: deviceKey(id),
     queryFn: () => http.get<TDevice>(`${BASE}/queryById`, { id }),
   });
 }

@@ -5,6 +5,7 @@ import { DEVICE_LOG_SORT_COLUMNS, DEVICE_LOG_STATES } from '@blrms/contracts';
 import { Button, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatPageRange } from '../format';
@@ -131,8 +132,15 @@ function columns(
 /**
  * Device logs with their filters (time, SN, user, subject, state), sort and pages, and a viewer
  * for the content. With `deviceId` the list holds that device's logs only (its detail page).
+ * `toolbar` adds buttons before the table's own options.
  */
-export function DeviceLogTable({ deviceId }: { deviceId?: string }) {
+export function DeviceLogTable({
+  deviceId,
+  toolbar,
+}: {
+  deviceId?: string;
+  toolbar?: ReactNode[];
+}) {
   const { t } = useTranslation();
   const [params, setParams] = useState<DeviceLogParams>({
     deviceId,
@@ -175,6 +183,7 @@ export function DeviceLogTable({ deviceId }: { deviceId?: string }) {
         onSubmit={search}
         onReset={() => search({})}
         options={{ reload: () => void logs.refetch(), density: true, setting: true }}
+        toolBarRender={toolbar ? () => toolbar : undefined}
         cardProps={{ bodyStyle: { padding: 0 } }}
         scroll={{ x: 1200 }}
         pagination={{

@@ -4,7 +4,10 @@ import { useEffect, useRef } from 'react';
 
 /**
  * An ECharts instance (SVG renderer) on the returned element, following its size and showing
- * `option` whenever it changes (callers memoize it, so a re-render does not redraw).
+ * `option` whenever it changes (callers memoize it, so a re-render does not redraw). A new option
+ * is merged into the shown one, with its series replaced: live data then moves the lines and bars
+ * instead of drawing the chart again from nothing, and what the user hid in the legend stays
+ * hidden.
  */
 export function useChart(option: EChartsCoreOption) {
   const host = useRef<HTMLDivElement>(null);
@@ -24,7 +27,7 @@ export function useChart(option: EChartsCoreOption) {
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, true);
+    chart.current?.setOption(option, { replaceMerge: ['series'] });
   }, [option]);
 
   return host;

@@ -1,0 +1,597 @@
+/**
+ * Device fleet on one server node (issue 4, "Measure"): simulated devices (device-sim, in a child
+ * process) connect to the built server's embedded broker, on SQLite or a fresh PostgreSQL
+ * database, and the same fleet connects to the machine's Mosquitto for comparison.
+ *
+ *   1. connect storm: every device connects at once (auto-registration of new SNs): connects/s,
+ *      and how long until the API shows them all online;
+ *   2. hold: the fleet stays connected (telemetry every 60 s, MQTT keepalive pings) while the API's
+ *      online count is sampled; server memory per connected device (VmRSS after − before) / N;
+ *   3. telemetry storm: every device publishes at a rate that offers `--msg-rate` messages/s;
+ *      ingest is what the server stored (rows of `device_telemetry`) per second;
+ *   4. disconnect-to-console: a console websocket subscribed to `devices`; `--kill` devices have
+ *      their sockets destroyed, and each waits for its `device-status` offline entry;
+ *   5. reconnect storm: the fleet disconnects, then every (now known) device connects again;
+ *   6. Mosquitto (127.0.0.1:1883, anonymous): connect storm and telemetry storm of the same fleet,
+ *      under a topic root of its own (`blrms-bench/v1`) whose retained messages are cleared after.
+ *
+ *   npm run bench:fleet                                   # 50,000 devices, 5 min hold, SQLite
+ *   npm run bench:fleet -- --devices 2000 --hold 10s      # smoke run
+ *   npm run bench:fleet -- --db pg                        # PostgreSQL (a fresh database)
+ *
+ * Other flags: --storm 30s (telemetry storm), --msg-rate 40000 (offered messages/s), --kill 1000,
+ * --connect-rate 20000 and --pending 500 (the simulator's pace), --source-ips
+ * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database).
+ *
+ * Each device holds one socket in the server and one in the simulator: `ulimit -n` must exceed
+ * the device count in both (checked below).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { WS_TOKEN_PROTOCOL, type TServerMessage } from '@blrms/contracts';
+import { MqttConnection, parseDuration, parseSourceIps, snOf } from '@blrms/device-sim';
+import { sql } from 'kysely';
+import WebSocket from 'ws';
+import { createDatabase, type DatabaseHandle } from '../server/src/platform/db/database.js';
+import { freePort, startServer, type RunningServer } from '../web/e2e/support/server.js';
+import { SimProcess, type ConnectStorm, type SimFleetOptions } from './fleet-sim.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '50000' },
+    hold: { type: 'string', default: '300s' },
+    db: { type: 'string', default: 'sqlite' },
+    storm: { type: 'string', default: '30s' },
+    'msg-rate': { type: 'string', default: '40000' },
+    kill: { type: 'string', default: '1000' },
+    'connect-rate': { type: 'string', default: '20000' },
+    pending: { type: 'string', default: '500' },
+    'source-ips': { type: 'string', default: '127.0.0.2-127.0.0.251' },
+    'no-mosquitto': { type: 'boolean', default: false },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+
+const DEVICES = Number(flags.devices);
+const HOLD_MS = parseDuration('--hold', flags.hold, 0);
+const STORM_MS = parseDuration('--storm', flags.storm, 1000);
+const MSG_RATE = Number(flags['msg-rate']);
+const KILL = Math.min(Number(flags.kill), Math.floor(DEVICES / 2));
+const CONNECT_RATE = Number(flags['connect-rate']);
+/**
+ * Connections awaiting their CONNACK at once. Mosquitto listens with a backlog of 100 and Node
+ * with 511: thousands of SYNs at once overflow the accept queue, and the dropped ones retry after
+ * a second, which would measure the kernel's retransmission timer rather than the broker.
+ */
+const PENDING = Number(flags.pending);
+const SOURCE_IPS = parseSourceIps(flags['source-ips']);
+if (flags.db !== 'sqlite' && flags.db !== 'pg') throw new Error('--db: sqlite or pg');
+if (!Number.isInteger(DEVICES) || DEVICES < 10) throw new Error('--devices: at least 10');
+
+/** Telemetry period while connecting and holding: a realistic background load. */
+const HOLD_INTERVAL_MS = 60_000;
+const KEEPALIVE_SEC = 60;
+const KILL_BATCHES = 10;
+/** Sockets besides the devices' (database, listeners, logs, the console socket). */
+const FD_MARGIN = 512;
+
+const TARGETS = {
+  devices: 50_000,
+  holdMs: 300_000,
+  connectsPerSecond: 2000,
+  kbPerDevice: 20,
+  messagesPerSecond: 20_000,
+  disconnectP99Ms: 1000,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const now = () => performance.timeOrigin + performance.now();
+const log = (line: string) => process.stdout.write(`[fleet] ${line}\n`);
+
+function openFilesLimit(pid: number | 'self'): number {
+  const limits = readFileSync(`/proc/${pid}/limits`, 'utf8');
+  return Number(/Max open files\s+(\d+)/.exec(limits)?.[1] ?? 0);
+}
+
+function mosquittoPid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'mosquitto') return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return undefined;
+}
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : 'n/a';
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+// ------------------------------------------------------------------ preflight
+
+const limit = openFilesLimit('self');
+if (DEVICES + FD_MARGIN > limit) {
+  process.stderr.write(
+    `ulimit -n is ${limit}: the server and the simulator each hold one socket per device, so ` +
+      `${DEVICES.toLocaleString('en')} devices need ulimit -n ≥ ${(DEVICES + FD_MARGIN).toLocaleString('en')}.\n` +
+      `Raise it (ulimit -n ${DEVICES + FD_MARGIN}; the hard limit too, which needs root with ` +
+      `CAP_SYS_RESOURCE, or LimitNOFILE in a systemd unit), or run fewer: --devices ${Math.max(10, limit - FD_MARGIN)}.\n`,
+  );
+  process.exit(2);
+}
+
+// ------------------------------------------------------------------ the server under test
+
+interface Session {
+  token: string;
+  userId: string;
+}
+
+async function login(server: RunningServer): Promise<Session> {
+  const res = await fetch(`${server.url}/api/sys/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: server.adminPassword }),
+  });
+  const body = (await res.json()) as { result: { token: string; userInfo: { id: string } } };
+  return { token: body.result.token, userId: body.result.userInfo.id };
+}
+
+async function api<T>(
+  server: RunningServer,
+  session: Session,
+  method: string,
+  url: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${server.url}/api${url}`, {
+    method,
+    headers: {
+      'x-access-token': session.token,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json()) as { success: boolean; message: string; result: T };
+  if (!json.success) throw new Error(`${method} ${url}: ${json.message}`);
+  return json.result;
+}
+
+const onlineInApi = async (server: RunningServer, session: Session) =>
+  (
+    await api<{ total: number }>(
+      server,
+      session,
+      'GET',
+      '/device/device/list?status=online&pageSize=1',
+    )
+  ).total;
+
+async function waitForOnline(
+  server: RunningServer,
+  session: Session,
+  expected: number,
+  timeoutMs: number,
+): Promise<{ online: number; ms: number }> {
+  const start = performance.now();
+  let online = -1;
+  while (performance.now() - start < timeoutMs) {
+    online = await onlineInApi(server, session);
+    if (online === expected) break;
+    await sleep(250);
+  }
+  return { online, ms: performance.now() - start };
+}
+
+async function telemetryRows(database: DatabaseHandle): Promise<number> {
+  const { rows } = await sql<{
+    n: number | string;
+  }>`select count(*) as n from device_telemetry`.execute(database.db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+function fleetOptions(
+  url: string,
+  token: string,
+  extra: Partial<SimFleetOptions>,
+): SimFleetOptions {
+  return {
+    url,
+    token,
+    count: DEVICES,
+    series: ['R40', 'BL10X', 'S27X'],
+    prefix: 'FLEET',
+    intervalMs: HOLD_INTERVAL_MS,
+    keepaliveSec: KEEPALIVE_SEC,
+    churn: 0,
+    badPayloadRate: 0,
+    sourceIps: SOURCE_IPS,
+    connectRate: CONNECT_RATE,
+    maxPendingConnects: PENDING,
+    ...extra,
+  };
+}
+
+/** Telemetry period that makes the whole fleet offer `MSG_RATE` messages per second. */
+const stormIntervalMs = () => Math.max(10, Math.round((DEVICES / MSG_RATE) * 1000));
+
+interface TelemetryStorm {
+  offeredPerSecond: number;
+  storedPerSecond: number;
+  /** Rows stored during the storm and until the backlog drained, per second of that time. */
+  drainedPerSecond: number;
+  drainMs: number;
+  sendBufferFull: number;
+}
+
+async function telemetryStorm(
+  sim: SimProcess,
+  count: () => Promise<number>,
+): Promise<TelemetryStorm> {
+  const before = await sim.send('snapshot', {});
+  const rows0 = await count();
+  const t0 = performance.now();
+  await sim.send('interval', { ms: stormIntervalMs() });
+  await sleep(STORM_MS);
+  const rows1 = await count();
+  const t1 = performance.now();
+  const after = await sim.send('snapshot', {});
+  await sim.send('interval', { ms: HOLD_INTERVAL_MS });
+  // The server may still be writing what it received. The database is fresh and this fleet its
+  // only writer, so it has caught up when the rows reach what was sent; if it dropped some, when
+  // the rows stop growing faster than the background telemetry of the hold.
+  const background = DEVICES / (HOLD_INTERVAL_MS / 1000);
+  let rows = rows1;
+  let drainedAt = t1;
+  let quietSeconds = 0;
+  while (quietSeconds < 2 && performance.now() - t1 < 300_000) {
+    await sleep(1000);
+    const next = await count();
+    const sent = (await sim.send('snapshot', {})).telemetry;
+    if (next - rows > 2 * background + 10) {
+      drainedAt = performance.now();
+      quietSeconds = 0;
+    } else {
+      quietSeconds += 1;
+    }
+    rows = next;
+    if (sent - rows <= 2 * background + 10) break;
+  }
+  const seconds = (t1 - t0) / 1000;
+  return {
+    offeredPerSecond: (after.telemetry - before.telemetry) / seconds,
+    storedPerSecond: (rows1 - rows0) / seconds,
+    drainedPerSecond: (rows - rows0) / ((drainedAt - t0) / 1000),
+    drainMs: drainedAt - t1,
+    sendBufferFull: after.sendBufferFull - before.sendBufferFull,
+  };
+}
+
+interface DisconnectResult {
+  killed: number;
+  seen: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Kills `KILL` devices' sockets in batches and times each one's offline entry on the console. */
+async function disconnectToConsole(
+  server: RunningServer,
+  session: Session,
+  sim: SimProcess,
+): Promise<DisconnectResult> {
+  const socket = new WebSocket(
+    `${server.url.replace('http', 'ws')}/api/websocket/${session.userId}`,
+    [WS_TOKEN_PROTOCOL, session.token],
+  );
+  const killedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  socket.on('message', (data) => {
+    const arrived = now();
+    const message = JSON.parse(data.toString()) as TServerMessage;
+    if (message.type !== 'device-status') return;
+    for (const device of message.devices) {
+      const at = killedAt.get(device.sn);
+      if (at === undefined || device.status !== 'offline') continue;
+      latencies.push(arrived - at);
+      killedAt.delete(device.sn);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'subscribe', channel: 'devices' }));
+  await sleep(1000);
+  let killed = 0;
+  for (let batch = 0; batch < KILL_BATCHES; batch++) {
+    const dropped = await sim.send('drop', {
+      count: Math.ceil(KILL / KILL_BATCHES),
+      // Back well after the measurement, so the reconnect does not mix with it.
+      reconnectAfterMs: 120_000,
+    });
+    for (const { sn, at } of dropped) killedAt.set(sn, at);
+    killed += dropped.length;
+    await sleep(1000);
+  }
+  const deadline = performance.now() + 10_000;
+  while (killedAt.size > 0 && performance.now() < deadline) await sleep(50);
+  socket.terminate();
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    killed,
+    seen: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+  };
+}
+
+interface OurRun {
+  database: string;
+  storm: ConnectStorm;
+  apiOnlineMs: number;
+  apiOnline: number;
+  rssBeforeKb: number;
+  rssAfterKb: number;
+  hold: { minApi: number; minSim: number; ms: number };
+  telemetry: TelemetryStorm;
+  disconnect: DisconnectResult;
+  reconnect: ConnectStorm;
+  rows: number;
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `blrms_bench_fleet_${Date.now()}`;
+  const admin = createDatabase({ dialect: 'postgres', url: flags['pg-url'] });
+  await sql.raw(`create database ${name}`).execute(admin.db);
+  const url = new URL(flags['pg-url']);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.db);
+      await admin.db.destroy();
+    },
+  };
+}
+
+async function runOurs(): Promise<OurRun> {
+  const pg = flags.db === 'pg' ? await createPgDatabase() : undefined;
+  const mqttPort = await freePort();
+  const server = await startServer({
+    MQTT_PORT: String(mqttPort),
+    LOG_LEVEL: 'warn',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  });
+  const database = pg
+    ? createDatabase({ dialect: 'postgres', url: pg.url })
+    : createDatabase({ dialect: 'sqlite', file: path.join(server.dataDir, 'blrms.db') });
+  let sim = new SimProcess();
+  try {
+    const session = await login(server);
+    const { tokenKey } = await api<{ tokenKey: string }>(
+      server,
+      session,
+      'POST',
+      '/device/token/add',
+      {
+        name: 'fleet bench',
+        autoRegister: true,
+      },
+    );
+    await sleep(1000);
+    const rssBeforeKb = rssKb(server.pid);
+    const url = `mqtt://127.0.0.1:${mqttPort}`;
+
+    log(`connect storm: ${DEVICES} new devices → ${url}`);
+    await sim.send('start', { options: fleetOptions(url, tokenKey, {}) });
+    const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    log(`${storm.online} online in ${fmt(storm.durationMs)} ms; waiting for the API`);
+    const api1 = await waitForOnline(server, session, DEVICES, 120_000);
+    await sleep(5000);
+    const rssAfterKb = rssKb(server.pid);
+
+    log(`hold ${HOLD_MS / 1000} s`);
+    const hold = { minApi: api1.online, minSim: storm.online, ms: 0 };
+    const holdStart = performance.now();
+    while (performance.now() - holdStart < HOLD_MS) {
+      await sleep(Math.min(10_000, HOLD_MS));
+      hold.minApi = Math.min(hold.minApi, await onlineInApi(server, session));
+      hold.minSim = Math.min(hold.minSim, (await sim.send('snapshot', {})).online);
+    }
+    hold.ms = performance.now() - holdStart;
+
+    log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
+    const telemetry = await telemetryStorm(sim, () => telemetryRows(database));
+
+    log(`disconnect-to-console: ${KILL} devices in ${KILL_BATCHES} batches`);
+    const disconnect = await disconnectToConsole(server, session, sim);
+
+    log('reconnect storm: the fleet disconnects, then reconnects as known devices');
+    await sim.close();
+    await waitForOnline(server, session, 0, 120_000);
+    sim = new SimProcess();
+    await sim.send('start', { options: fleetOptions(url, tokenKey, {}) });
+    const reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    const rows = await telemetryRows(database);
+    return {
+      database: pg ? 'PostgreSQL' : 'SQLite',
+      storm,
+      apiOnlineMs: api1.ms,
+      apiOnline: api1.online,
+      rssBeforeKb,
+      rssAfterKb,
+      hold,
+      telemetry,
+      disconnect,
+      reconnect,
+      rows,
+    };
+  } finally {
+    await sim.close();
+    await database.db.destroy();
+    await server.stop();
+    await pg?.drop();
+  }
+}
+
+// ------------------------------------------------------------------ Mosquitto
+
+interface MosquittoRun {
+  storm: ConnectStorm;
+  offeredPerSecond: number;
+  receivedPerSecond: number;
+}
+
+const BENCH_ROOT = 'blrms-bench/v1';
+const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
+
+/**
+ * A plain client of the bench's own: reads Mosquitto's `$SYS` counters, clears retained topics.
+ * Keepalive 0: it sends nothing for minutes, and the broker must not drop it for that.
+ */
+function benchClient(role: string, onMessage: (topic: string, payload: Buffer) => void = () => {}) {
+  let ready: () => void = () => {};
+  let gone: () => void = () => {};
+  const connected = new Promise<void>((resolve) => (ready = resolve));
+  const closed = new Promise<void>((resolve) => (gone = resolve));
+  const connection = new MqttConnection(
+    { host: '127.0.0.1', port: 1883 },
+    {
+      clientId: `blrms-bench-${role}-${process.pid}`,
+      username: 'bench',
+      password: '',
+      keepaliveSec: 0,
+    },
+    {
+      connack: (code) =>
+        code === 0 ? ready() : log(`Mosquitto refused the bench client (${code})`),
+      message: onMessage,
+      closed: () => gone(),
+    },
+  );
+  return { connection, connected, closed };
+}
+
+/** Mosquitto keeps retained messages (on disk too): takes the bench's statuses away again. */
+async function clearRetainedStatuses(prefix: string): Promise<void> {
+  const client = benchClient('cleanup');
+  await client.connected;
+  for (let n = 1; n <= DEVICES;) {
+    if (client.connection.publish(`${BENCH_ROOT}/${snOf(prefix, n)}/up/status`, '', 0, true))
+      n += 1;
+    else await sleep(20);
+  }
+  client.connection.disconnect();
+  await client.closed;
+}
+
+async function runMosquitto(): Promise<MosquittoRun> {
+  const prefix = `MQ${process.pid}-`;
+  const received: { at: number; value: number }[] = [];
+  const sys = benchClient('sys', (topic, payload) => {
+    if (topic === '$SYS/broker/publish/messages/received')
+      received.push({ at: performance.now(), value: Number(payload.toString()) });
+  });
+  await sys.connected;
+  sys.connection.subscribe('$SYS/broker/publish/messages/received', 0);
+  const sim = new SimProcess();
+  try {
+    log(`Mosquitto connect storm: ${DEVICES} devices → ${MOSQUITTO_URL}`);
+    await sim.send('start', {
+      options: fleetOptions(MOSQUITTO_URL, 'anonymous', { prefix, topicRoot: BENCH_ROOT }),
+    });
+    const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+
+    log(`Mosquitto telemetry storm (its $SYS counters refresh every 10 s)`);
+    const before = await sim.send('snapshot', {});
+    const t0 = performance.now();
+    await sim.send('interval', { ms: stormIntervalMs() });
+    // The fleet reaches full rate within one period; $SYS needs two refreshes inside the storm.
+    const stormMs = Math.max(STORM_MS, 25_000);
+    await sleep(stormMs);
+    const t1 = performance.now();
+    const after = await sim.send('snapshot', {});
+    await sim.send('interval', { ms: HOLD_INTERVAL_MS });
+    const inside = received.filter((r) => r.at > t0 + stormIntervalMs() && r.at <= t1);
+    const first = inside[0];
+    const last = inside.at(-1);
+    const receivedPerSecond =
+      first && last && last.at > first.at
+        ? (last.value - first.value) / ((last.at - first.at) / 1000)
+        : NaN;
+    return {
+      storm,
+      offeredPerSecond: (after.telemetry - before.telemetry) / ((t1 - t0) / 1000),
+      receivedPerSecond,
+    };
+  } finally {
+    await sim.close();
+    // The devices' offline statuses and wills are in before the clean-up's empty ones.
+    await sleep(1000);
+    await clearRetainedStatuses(prefix);
+    sys.connection.disconnect();
+  }
+}
+
+// ------------------------------------------------------------------ report
+
+function report(ours: OurRun, mosquitto: MosquittoRun | string) {
+  const perDeviceKb = (ours.rssAfterKb - ours.rssBeforeKb) / DEVICES;
+  const rate = (storm: ConnectStorm) => (storm.online / storm.durationMs) * 1000;
+  const stormLine = (storm: ConnectStorm) =>
+    `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures})`;
+  const held = ours.hold.minApi === DEVICES && ours.hold.minSim === DEVICES;
+  const lines = [
+    '',
+    `${fmt(DEVICES)} devices (R40, BL10X, S27X in turn) from ${SOURCE_IPS.length} source addresses; ${os.cpus().length} cores shared by server, simulator and bench; ${ours.database}; Node ${process.version}.`,
+    '',
+    `| measure | ${ours.database} | target | |`,
+    '|---|---|---|---|',
+    `| connect storm, new devices (auto-registration) | ${stormLine(ours.storm)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(ours.storm) >= TARGETS.connectsPerSecond && ours.storm.online === DEVICES)} |`,
+    `| all online in the API after the storm | ${fmt(ours.apiOnline)} after ${fmt(ours.apiOnlineMs)} ms | | |`,
+    `| held with presence persisted | ${fmt(DEVICES)} for ${fmt(ours.hold.ms / 1000)} s; lowest online count: API ${fmt(ours.hold.minApi)}, simulator ${fmt(ours.hold.minSim)} | ${fmt(TARGETS.devices)} for ${TARGETS.holdMs / 60_000} min | ${verdict(held && DEVICES >= TARGETS.devices && ours.hold.ms >= TARGETS.holdMs)} |`,
+    `| server memory per connected device | ${fmt(perDeviceKb, 1)} KB (RSS ${fmt(ours.rssBeforeKb / 1024)} → ${fmt(ours.rssAfterKb / 1024)} MB) | ≤ ${TARGETS.kbPerDevice} KB | ${verdict(perDeviceKb <= TARGETS.kbPerDevice)} |`,
+    `| uplink ingest (telemetry rows stored) | ${fmt(ours.telemetry.storedPerSecond)}/s during the storm (offered ${fmt(ours.telemetry.offeredPerSecond)}/s; ${fmt(ours.telemetry.drainedPerSecond)}/s counting ${fmt(ours.telemetry.drainMs)} ms of backlog after it; ${fmt(ours.telemetry.sendBufferFull)} not sent, socket full) | ≥ ${fmt(TARGETS.messagesPerSecond)}/s | ${verdict(ours.telemetry.storedPerSecond >= TARGETS.messagesPerSecond)} |`,
+    `| disconnect-to-console | ${ours.disconnect.seen} / ${ours.disconnect.killed} seen; p50 ${fmt(ours.disconnect.p50)} ms, p99 ${fmt(ours.disconnect.p99)} ms, max ${fmt(ours.disconnect.max)} ms | p99 ≤ ${TARGETS.disconnectP99Ms} ms | ${verdict(ours.disconnect.seen === ours.disconnect.killed && ours.disconnect.p99 <= TARGETS.disconnectP99Ms)} |`,
+    `| reconnect storm, known devices | ${stormLine(ours.reconnect)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(ours.reconnect) >= TARGETS.connectsPerSecond && ours.reconnect.online === DEVICES)} |`,
+  ];
+  if (typeof mosquitto === 'string') {
+    lines.push(`| Mosquitto comparison | ${mosquitto} | | |`);
+  } else {
+    lines.push(
+      `| Mosquitto connect storm | ${stormLine(mosquitto.storm)}; ours/Mosquitto: new ${fmt(rate(ours.storm) / rate(mosquitto.storm), 2)}, known ${fmt(rate(ours.reconnect) / rate(mosquitto.storm), 2)} | | |`,
+      `| Mosquitto messages received | ${fmt(mosquitto.receivedPerSecond)}/s ($SYS; offered ${fmt(mosquitto.offeredPerSecond)}/s); ours stored/Mosquitto received: ${fmt(ours.telemetry.storedPerSecond / mosquitto.receivedPerSecond, 2)} | | |`,
+    );
+  }
+  lines.push('', `Telemetry rows at the end: ${fmt(ours.rows)}.`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const ours = await runOurs();
+let mosquitto: MosquittoRun | string;
+const mqPid = mosquittoPid();
+if (flags['no-mosquitto']) mosquitto = 'skipped (--no-mosquitto)';
+else if (mqPid === undefined) mosquitto = 'skipped: no mosquitto process on this machine';
+else if (openFilesLimit(mqPid) < DEVICES + 64)
+  mosquitto = `skipped: Mosquitto's open-file limit (${openFilesLimit(mqPid)}) is below the fleet`;
+else mosquitto = await runMosquitto();
+report(ours, mosquitto);
+process.exit(0);

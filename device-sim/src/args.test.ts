@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { UsageError, parseDuration, parseSimArgs, parseSourceIps } from './args.js';
+
+const parse = (...argv: string[]) => parseSimArgs(argv, {});
+const errorOf = (...argv: string[]) => {
+  try {
+    parse(...argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a usage error');
+};
+
+describe('sim command line', () => {
+  it('fills in sensible defaults around the token', () => {
+    expect(parse('--token', 'k')).toEqual({
+      help: false,
+      options: {
+        url: 'mqtt://127.0.0.1:1883',
+        token: 'k',
+        count: 10,
+        series: ['R40', 'BL10X', 'S27X'],
+        prefix: 'SIM',
+        intervalMs: 10_000,
+        keepaliveSec: 60,
+        churn: 0,
+        badPayloadRate: 0,
+        sourceIps: [],
+        connectRate: 500,
+      },
+    });
+  });
+
+  it('takes the broker from MQTT_URL unless --url is given', () => {
+    const env = { MQTT_URL: 'mqtt://10.0.0.1:1884' };
+    expect(parseSimArgs(['--token', 'k'], env)).toMatchObject({ options: { url: env.MQTT_URL } });
+    expect(parseSimArgs(['--token', 'k', '--url', 'mqtt://h:1'], env)).toMatchObject({
+      options: { url: 'mqtt://h:1' },
+    });
+  });
+
+  it('reads every option', () => {
+    const parsed = parse(
+      ...['--token', 'k', '--count', '100', '--series', 'S27X', '--prefix', 'LAB-'],
+      ...['--interval', '500ms', '--keepalive', '2m', '--churn', '0.01', '--bad-payloads', '0.001'],
+      ...['--source-ips', '127.0.0.2-127.0.0.4,10.0.0.9', '--rate', '2000'],
+    );
+    expect(parsed).toMatchObject({
+      options: {
+        count: 100,
+        series: ['S27X'],
+        prefix: 'LAB-',
+        intervalMs: 500,
+        keepaliveSec: 120,
+        churn: 0.01,
+        badPayloadRate: 0.001,
+        sourceIps: ['127.0.0.2', '127.0.0.3', '127.0.0.4', '10.0.0.9'],
+        connectRate: 2000,
+      },
+    });
+  });
+
+  it('names the flag at fault', () => {
+    expect(errorOf()).toMatch(/^--token: required/);
+    expect(errorOf('--token', 'k', '--count', 'many')).toMatch(
+      /^--count: "many" is not a whole number/,
+    );
+    expect(errorOf('--token', 'k', '--count', '0')).toMatch(/^--count: must be between 1/);
+    expect(errorOf('--token', 'k', '--series', 'R40,X9')).toMatch(/^--series: unknown series "X9"/);
+    expect(errorOf('--token', 'k', '--interval', 'soon')).toMatch(
+      /^--interval: "soon" is not a duration/,
+    );
+    expect(errorOf('--token', 'k', '--churn', '2')).toMatch(/^--churn: "2" is not a probability/);
+    expect(errorOf('--token', 'k', '--bad-payloads', '')).toMatch(/^--bad-payloads:/);
+    expect(errorOf('--token', 'k', '--source-ips', '127.0.0.9-127.0.0.2')).toMatch(
+      /^--source-ips: range "127.0.0.9-127.0.0.2" runs backwards/,
+    );
+    expect(errorOf('--token', 'k', '--source-ips', 'localhost')).toMatch(/^--source-ips:/);
+    expect(errorOf('--token', 'k', '--url', 'mqtts://h')).toMatch(/^--url: only mqtt:\/\//);
+    expect(errorOf('--token', 'k', '--prefix', 'a b')).toMatch(/^--prefix:/);
+    expect(errorOf('--token', 'k', '--colour', 'red')).toMatch(/'--colour'/);
+  });
+
+  it('parses durations and address ranges', () => {
+    expect(parseDuration('--x', '1.5s', 0)).toBe(1500);
+    expect(parseDuration('--x', '2', 0)).toBe(2000);
+    expect(parseDuration('--x', '1h', 0)).toBe(3_600_000);
+    expect(parseSourceIps('127.0.0.254-127.0.1.1')).toEqual([
+      '127.0.0.254',
+      '127.0.0.255',
+      '127.0.1.0',
+      '127.0.1.1',
+    ]);
+  });
+
+  it('the CLI prints usage on --help and exits 2 on a bad flag', () => {
+    const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: npm run sim -- --token <key>');
+    const bad = run('--token', 'k', '--count', '-3');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--count/);
+  });
+});

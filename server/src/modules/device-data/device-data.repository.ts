@@ -1,0 +1,321 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db, Dialect } from '../../platform/db/database.js';
+import { selectPage, type PageRequest } from '../../platform/db/page.js';
+import type {
+  Database,
+  DeviceEventTable,
+  DeviceTelemetryLatestTable,
+  DeviceTelemetryTable,
+} from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+
+/**
+ * Rows per INSERT statement. SQLite allows 32,766 bound parameters per statement and PostgreSQL
+ * 65,535; these stay well below both (an event row binds 10, a sample 4, a latest row 3).
+ */
+const SAMPLES_PER_INSERT = 1000;
+const LATEST_PER_INSERT = 1000;
+const EVENTS_PER_INSERT = 500;
+const IDS_PER_QUERY = 1000;
+/** Merge rounds of one flush's latest values before it gives up (each round re-reads the losers). */
+const LATEST_ROUNDS_MAX = 5;
+
+/** The latest value of each key and the time it was reported: `{ key: [value, ts] }`. */
+export type LatestValues = Record<string, [value: number, ts: number]>;
+
+export interface DeviceEventFilter {
+  deviceId: string;
+  level?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+const RETENTION_SETTING = 'device.data.retention';
+
+/**
+ * Merges fresh values into stored ones: per key the value with the newer time wins (a device that
+ * uploads buffered samples after a reconnect does not roll its latest values back). At most
+ * `maxKeys` keys are kept, the most recent ones, so that a device inventing new keys in every
+ * message cannot grow its row without bound.
+ */
+export function mergeLatest(
+  stored: LatestValues | undefined,
+  fresh: LatestValues,
+  maxKeys: number,
+): LatestValues {
+  const merged: LatestValues = { ...stored };
+  for (const [key, entry] of Object.entries(fresh)) {
+    const current = merged[key];
+    if (!current || current[1] <= entry[1]) merged[key] = entry;
+  }
+  const keys = Object.keys(merged);
+  if (keys.length <= maxKeys) return merged;
+  const kept = keys.sort((a, b) => (merged[b]?.[1] ?? 0) - (merged[a]?.[1] ?? 0)).slice(0, maxKeys);
+  return Object.fromEntries(kept.map((k) => [k, merged[k] as [number, number]]));
+}
+
+function parseLatest(text: string): LatestValues {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? (parsed as LatestValues) : {};
+  } catch {
+    return {};
+  }
+}
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+export class DeviceDataRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Samples and events in one transaction: one commit (one fsync) for thousands of rows. */
+  async writeRows(samples: DeviceTelemetryTable[], events: DeviceEventTable[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const rows of chunks(samples, SAMPLES_PER_INSERT)) {
+        await this.insertSamples(trx, rows);
+      }
+      for (const rows of chunks(events, EVENTS_PER_INSERT)) {
+        await trx.insertInto('device_event').values(rows).execute();
+      }
+    });
+  }
+
+  /**
+   * Samples of deleted devices that a write in flight inserted after the device's own delete
+   * (whose trigger removes the rest).
+   */
+  async deleteSamplesOf(deviceIds: string[]): Promise<void> {
+    for (const part of chunks(deviceIds, IDS_PER_QUERY)) {
+      await this.db.deleteFrom('device_telemetry').where('device_id', 'in', part).execute();
+    }
+  }
+
+  /** Latest values of some devices, merged into the stored ones, in one transaction. */
+  async writeLatest(
+    latest: Map<string, LatestValues>,
+    now: number,
+    maxKeys: number,
+  ): Promise<void> {
+    await this.db.transaction().execute((trx) => this.storeLatest(trx, latest, now, maxKeys));
+  }
+
+  /**
+   * PostgreSQL gets the rows as four arrays (`unnest`): four parameters to bind instead of four
+   * per row. SQLite binds in-process and takes plain VALUES.
+   */
+  private async insertSamples(trx: Transaction<Database>, rows: DeviceTelemetryTable[]) {
+    if (this.dialect === 'postgres') {
+      await sql`insert into device_telemetry (device_id, ts, received_at, values_json)
+        select * from unnest(
+          ${rows.map((r) => r.device_id)}::varchar[], ${rows.map((r) => r.ts)}::bigint[],
+          ${rows.map((r) => r.received_at)}::bigint[], ${rows.map((r) => r.values_json)}::text[])`.execute(
+        trx,
+      );
+      return;
+    }
+    await trx.insertInto('device_telemetry').values(rows).execute();
+  }
+
+  /**
+   * Merges the batch's values into each device's stored latest values. A row is written only
+   * over the version that was read (optimistic concurrency): when another node's flush wrote the
+   * same device in between, that device is read and merged again, so neither loses the other's
+   * keys. Devices go in id order, so that two nodes locking rows cannot deadlock.
+   */
+  private async storeLatest(
+    trx: Transaction<Database>,
+    latest: Map<string, LatestValues>,
+    now: number,
+    maxKeys: number,
+  ) {
+    let waiting = [...latest.keys()].sort();
+    for (let round = 0; waiting.length > 0; round += 1) {
+      if (round === LATEST_ROUNDS_MAX) throw new Error('latest telemetry values kept changing');
+      const missed: string[] = [];
+      for (const ids of chunks(waiting, LATEST_PER_INSERT)) {
+        const stored = new Map((await this.readLatest(trx, ids)).map((r) => [r.device_id, r]));
+        const rows: DeviceTelemetryLatestTable[] = ids.map((deviceId) => {
+          const current = stored.get(deviceId);
+          const merged = mergeLatest(
+            current && parseLatest(current.values_json),
+            latest.get(deviceId) ?? {},
+            maxKeys,
+          );
+          return {
+            device_id: deviceId,
+            values_json: JSON.stringify(merged),
+            version: (current?.version ?? 0) + 1,
+            update_time: now,
+          };
+        });
+        if ((await this.upsertLatest(trx, rows)) === rows.length) continue;
+        // Some rows were written by someone else since they were read: find which.
+        const versions = new Map(
+          (await this.readLatest(trx, ids)).map((r) => [r.device_id, r.version]),
+        );
+        for (const row of rows) {
+          if (versions.get(row.device_id) !== row.version) missed.push(row.device_id);
+        }
+      }
+      waiting = missed;
+    }
+  }
+
+  private readLatest(trx: Transaction<Database>, ids: string[]) {
+    const query = trx
+      .selectFrom('device_telemetry_latest')
+      .select(['device_id', 'values_json', 'version']);
+    return this.dialect === 'postgres'
+      ? query.where(sql<boolean>`device_id = any(${ids}::varchar[])`).execute()
+      : query.where('device_id', 'in', ids).execute();
+  }
+
+  /** Writes rows over the version before theirs; says how many were written. */
+  private async upsertLatest(
+    trx: Transaction<Database>,
+    rows: DeviceTelemetryLatestTable[],
+  ): Promise<number> {
+    if (this.dialect === 'postgres') {
+      const result = await sql`insert into device_telemetry_latest
+          (device_id, values_json, version, update_time)
+        select * from unnest(
+          ${rows.map((r) => r.device_id)}::varchar[], ${rows.map((r) => r.values_json)}::text[],
+          ${rows.map((r) => r.version)}::integer[], ${rows.map((r) => r.update_time)}::bigint[])
+        on conflict (device_id) do update set values_json = excluded.values_json,
+          version = excluded.version, update_time = excluded.update_time
+        where device_telemetry_latest.version = excluded.version - 1`.execute(trx);
+      return Number(result.numAffectedRows ?? 0);
+    }
+    const result = await trx
+      .insertInto('device_telemetry_latest')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .column('device_id')
+          .doUpdateSet((eb) => ({
+            values_json: eb.ref('excluded.values_json'),
+            version: eb.ref('excluded.version'),
+            update_time: eb.ref('excluded.update_time'),
+          }))
+          .where((eb) =>
+            eb('device_telemetry_latest.version', '=', eb(eb.ref('excluded.version'), '-', 1)),
+          ),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  /** Of `ids`, the devices that still exist (a batch may name a device deleted meanwhile). */
+  async existingDeviceIds(ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const part of chunks(ids, IDS_PER_QUERY)) {
+      const rows = await this.db
+        .selectFrom('device')
+        .select('id')
+        .where('id', 'in', part)
+        .execute();
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
+  async latest(deviceId: string): Promise<LatestValues> {
+    const row = await this.db
+      .selectFrom('device_telemetry_latest')
+      .select('values_json')
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
+    return row ? parseLatest(row.values_json) : {};
+  }
+
+  /** The newest `limit` samples with from ≤ ts ≤ to, newest first. */
+  history(deviceId: string, from: number, to: number, limit: number) {
+    return this.db
+      .selectFrom('device_telemetry')
+      .select(['ts', 'values_json'])
+      .where('device_id', '=', deviceId)
+      .where('ts', '>=', from)
+      .where('ts', '<=', to)
+      .orderBy('ts', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  eventPage(
+    companyId: string,
+    filter: DeviceEventFilter,
+    page: PageRequest & { order: 'asc' | 'desc' },
+  ) {
+    let base = scoped(this.db, companyId)
+      .selectFrom('device_event')
+      .where('device_id', '=', filter.deviceId);
+    if (filter.level) base = base.where('level', '=', filter.level);
+    if (filter.from !== undefined) base = base.where('ts', '>=', filter.from);
+    if (filter.to !== undefined) base = base.where('ts', '<=', filter.to);
+    return selectPage(base, page, (query) =>
+      query.selectAll().orderBy('ts', page.order).orderBy('id', page.order),
+    );
+  }
+
+  /**
+   * Deletes at most `limit` samples received before `cutoff` and says how many went. Retention
+   * is platform-wide, so this spans every company. Rows are picked through the arrival index by
+   * their physical address (SQLite rowid, PostgreSQL ctid): the table needs no key of its own.
+   */
+  async deleteSamplesReceivedBefore(cutoff: number, limit: number): Promise<number> {
+    const result =
+      this.dialect === 'postgres'
+        ? await sql`delete from device_telemetry where ctid = any(array(
+            select ctid from device_telemetry where received_at < ${cutoff} limit ${limit}))`.execute(
+            this.db,
+          )
+        : await sql`delete from device_telemetry where rowid in (
+            select rowid from device_telemetry where received_at < ${cutoff} limit ${limit})`.execute(
+            this.db,
+          );
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** Like {@link deleteSamplesReceivedBefore}, for events (every company). */
+  async deleteEventsReceivedBefore(cutoff: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('device_event')
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('device_event')
+          .select('id')
+          .where('received_at', '<', cutoff)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async readRetention(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('sys_setting')
+      .select('setting_value')
+      .where('setting_key', '=', RETENTION_SETTING)
+      .executeTakeFirst();
+    return row?.setting_value;
+  }
+
+  async writeRetention(value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('sys_setting')
+      .values({ setting_key: RETENTION_SETTING, setting_value: value, update_time: now })
+      .onConflict((oc) =>
+        oc.column('setting_key').doUpdateSet({ setting_value: value, update_time: now }),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,163 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { DeviceTable } from '../../platform/db/schema.js';
+import { isUniqueViolation } from '../../platform/db/unique-violation.js';
+import type { DeviceLogEntry, DeviceLogService } from '../device/device-log.service.js';
+import type { GatewayRepository } from './gateway.repository.js';
+
+/** An unknown SN logging in with a token that registers unknown SNs. */
+export interface RegistrationRequest {
+  sn: string;
+  companyId: string;
+  tokenId: string;
+  ownerId: string;
+  ownerName: string;
+  ownerOrgCode: string | null;
+  ip: string | null;
+}
+
+export type RegistrationOutcome = { deviceId: string } | { refused: 'sn-bound-elsewhere' };
+
+/**
+ * Auto-registered devices get this series until their first `up/status` names the real one: the
+ * column is required and the CONNECT packet does not say.
+ */
+const PLACEHOLDER_SERIES = 'R40';
+/** Registrations gather this long, so that a fleet's first connect storm writes in batches. */
+const GATHER_MS = 10;
+const BATCH_MAX = 500;
+const CONNECT_REQUEST = 'MQTT CONNECT';
+
+interface Pending {
+  request: RegistrationRequest;
+  resolve: (outcome: RegistrationOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Registers unknown SNs in batches: one query for the SNs already taken, one multi-row insert,
+ * one write of the device log, for up to 500 devices at a time. A fleet connecting for the first
+ * time would otherwise cost four statements per device. An SN registered by another node in the
+ * meantime is caught by the unique index and the batch retried device by device.
+ */
+export class AutoRegistration {
+  private queue: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly repository: GatewayRepository,
+    private readonly deviceLogs: DeviceLogService,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  register(request: RegistrationRequest): Promise<RegistrationOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        this.running ??= this.drain().finally(() => (this.running = null));
+      }, GATHER_MS);
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH_MAX);
+      try {
+        const outcomes = await this.registerBatch(batch.map((p) => p.request));
+        batch.forEach((p, i) => {
+          const outcome = outcomes[i];
+          if (outcome) p.resolve(outcome);
+          else p.reject(new Error('registration without outcome'));
+        });
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+  }
+
+  private async registerBatch(
+    requests: RegistrationRequest[],
+    retried = false,
+  ): Promise<RegistrationOutcome[]> {
+    const taken = await this.repository.devicesWithSns([...new Set(requests.map((r) => r.sn))]);
+    const holders = new Map<string, { id: string; tokenId: string }[]>();
+    for (const d of taken) {
+      holders.set(d.sn, [...(holders.get(d.sn) ?? []), { id: d.id, tokenId: d.token_id }]);
+    }
+    const now = this.clock();
+    const rows: DeviceTable[] = [];
+    const logs: DeviceLogEntry[] = [];
+    const outcomes = requests.map((request): RegistrationOutcome => {
+      const existing = holders.get(request.sn) ?? [];
+      const own = existing.find((d) => d.tokenId === request.tokenId);
+      if (own) return { deviceId: own.id };
+      if (existing.length > 0) return { refused: 'sn-bound-elsewhere' };
+      const row = newDevice(request, now);
+      rows.push(row);
+      // A second login of the same SN in this batch finds this device.
+      holders.set(request.sn, [{ id: row.id, tokenId: request.tokenId }]);
+      logs.push({
+        companyId: request.companyId,
+        deviceId: row.id,
+        sn: request.sn,
+        requestUrl: CONNECT_REQUEST,
+        sourceUser: null,
+        targetUser: request.ownerName,
+        subject: 'device.add',
+        content: { autoRegistered: true, tokenId: request.tokenId },
+        sourceIp: request.ip,
+        state: 'succeeded',
+      });
+      return { deviceId: row.id };
+    });
+    if (rows.length === 0) return outcomes;
+    try {
+      await this.repository.insertDevices(rows);
+    } catch (error) {
+      if (!isUniqueViolation(error) || retried) throw error;
+      // Another node registered one of the SNs since the query: look again, one by one.
+      const single: RegistrationOutcome[] = [];
+      for (const request of requests) single.push(...(await this.registerBatch([request], true)));
+      return single;
+    }
+    this.log.info({ devices: rows.length }, 'MQTT devices auto-registered');
+    try {
+      await this.deviceLogs.writeMany(logs);
+    } catch (error) {
+      this.log.error({ err: error }, 'auto-registration not logged');
+    }
+    return outcomes;
+  }
+}
+
+function newDevice(request: RegistrationRequest, now: number): DeviceTable {
+  return {
+    id: newId(),
+    company_id: request.companyId,
+    token_id: request.tokenId,
+    sn: request.sn,
+    name: request.sn,
+    series: PLACEHOLDER_SERIES,
+    model: null,
+    version: null,
+    group_id: null,
+    owner_id: request.ownerId,
+    sys_org_code: request.ownerOrgCode,
+    enabled: 1,
+    remark: null,
+    location: null,
+    status: 'offline',
+    ip: null,
+    last_seen_at: null,
+    last_connect_at: null,
+    last_disconnect_at: null,
+    disconnect_reason: null,
+    create_by: null,
+    create_time: now,
+    update_time: null,
+  };
+}

@@ -1,0 +1,278 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { DeviceTable } from '../../platform/db/schema.js';
+
+/** The columns presence changes, plus what a `device.live` message needs to route them. */
+const LIVE_COLUMNS = [
+  'id',
+  'company_id',
+  'sn',
+  'group_id',
+  'status',
+  'ip',
+  'series',
+  'model',
+  'version',
+  'last_seen_at',
+  'last_connect_at',
+  'last_disconnect_at',
+  'disconnect_reason',
+] as const;
+
+export type LiveRow = Pick<DeviceTable, (typeof LIVE_COLUMNS)[number]>;
+
+export type PresenceValues = Partial<
+  Pick<
+    DeviceTable,
+    | 'status'
+    | 'ip'
+    | 'series'
+    | 'model'
+    | 'version'
+    | 'last_seen_at'
+    | 'last_connect_at'
+    | 'last_disconnect_at'
+    | 'disconnect_reason'
+  > & { node_id: string | null }
+>;
+
+export interface PresenceChange {
+  deviceId: string;
+  companyId: string;
+  values: PresenceValues;
+  /**
+   * Apply only while the row names this node and no newer connection: a connection that ends
+   * late must not set offline a device that has since connected to another node.
+   */
+  guard?: { nodeId: string; connectedAt: number };
+}
+
+/** Devices looked up per statement by id. */
+const IDS_PER_QUERY = 500;
+/** At most 14 parameters a row: 14,000 stay below SQLite's 32,766 and PostgreSQL's 65,535. */
+const PRESENCE_ROWS_PER_STATEMENT = 1000;
+
+type PresenceColumn = keyof PresenceValues;
+const PRESENCE_COLUMN_TYPES: Record<PresenceColumn, 'varchar' | 'bigint'> = {
+  status: 'varchar',
+  ip: 'varchar',
+  series: 'varchar',
+  model: 'varchar',
+  version: 'varchar',
+  last_seen_at: 'bigint',
+  last_connect_at: 'bigint',
+  last_disconnect_at: 'bigint',
+  disconnect_reason: 'varchar',
+  node_id: 'varchar',
+};
+
+/** Typed parameters: PostgreSQL cannot infer the types of VALUES columns from placeholders. */
+const typed = (value: unknown, type: 'varchar' | 'bigint') =>
+  sql`cast(${value} as ${sql.raw(type)})`;
+
+/** One statement for changes that all set the same columns (and are all guarded, or none). */
+function presenceUpdate(changes: PresenceChange[]) {
+  const [first] = changes;
+  const columns = Object.keys(first?.values ?? {}) as PresenceColumn[];
+  const guarded = first?.guard !== undefined;
+  const names = [
+    'v_id',
+    'v_company_id',
+    ...columns.map((c) => `v_${c}`),
+    ...(guarded ? ['v_guard_node', 'v_guard_at'] : []),
+  ];
+  const values = changes.map(
+    (change) =>
+      sql`(${sql.join([
+        typed(change.deviceId, 'varchar'),
+        typed(change.companyId, 'varchar'),
+        ...columns.map((c) => typed(change.values[c] ?? null, PRESENCE_COLUMN_TYPES[c])),
+        ...(guarded
+          ? [typed(change.guard?.nodeId, 'varchar'), typed(change.guard?.connectedAt, 'bigint')]
+          : []),
+      ])})`,
+  );
+  const guard = guarded
+    ? sql`and device.node_id = v.v_guard_node
+        and (device.last_connect_at is null or device.last_connect_at <= v.v_guard_at)`
+    : sql``;
+  const header = sql.join(names.map((n) => sql.raw(n)));
+  return sql<LiveRow>`with v (${header}) as (values ${sql.join(values)})
+    update device set ${sql.join(columns.map((c) => sql`${sql.raw(c)} = ${sql.raw(`v.v_${c}`)}`))}
+    from v
+    where device.id = v.v_id and device.company_id = v.v_company_id ${guard}
+    returning ${sql.join(LIVE_COLUMNS.map((c) => sql.raw(c)))}`;
+}
+
+export class GatewayRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Everything a CONNECT needs, in one statement: the token of the key (with its company's
+   * status and its owner) and the device of that token with the SN, if any.
+   */
+  login(keyHash: string, sn: string) {
+    return this.db
+      .selectFrom('device_token as t')
+      .innerJoin('sys_company as c', 'c.id', 't.company_id')
+      .innerJoin('sys_user as u', 'u.id', 't.owner_id')
+      .leftJoin('device as d', (join) => join.onRef('d.token_id', '=', 't.id').on('d.sn', '=', sn))
+      .select([
+        't.id as token_id',
+        't.company_id',
+        't.owner_id',
+        't.enabled as token_enabled',
+        't.auto_register',
+        'c.status as company_status',
+        'u.username as owner_name',
+        'u.org_code as owner_org_code',
+        'd.id as device_id',
+        'd.enabled as device_enabled',
+      ])
+      .where('t.key_hash', '=', keyHash)
+      .executeTakeFirst();
+  }
+
+  /** Devices with this SN in any company (at most `limit`), oldest first. */
+  devicesBySn(sn: string, limit: number) {
+    return this.db
+      .selectFrom('device')
+      .innerJoin('sys_user as u', 'u.id', 'device.owner_id')
+      .select([
+        'device.id',
+        'device.company_id',
+        'device.token_id',
+        'device.enabled',
+        'u.username as owner_name',
+      ])
+      .where('device.sn', '=', sn)
+      .orderBy('device.create_time')
+      .orderBy('device.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The devices that hold any of these SNs, in any company. */
+  async devicesWithSns(sns: string[]) {
+    if (sns.length === 0) return [];
+    return this.db
+      .selectFrom('device')
+      .select(['id', 'sn', 'token_id'])
+      .where('sn', 'in', sns)
+      .execute();
+  }
+
+  /** Rows of one statement: 23 columns × 500 stays below SQLite's 32,766 parameters. */
+  async insertDevices(rows: DeviceTable[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
+          .insertInto('device')
+          .values(rows.slice(i, i + 500))
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * One transaction for a batch of presence changes; returns the rows as persisted (a guarded
+   * change that no longer applies returns nothing). Changes that set the same columns go to the
+   * database together, as one `UPDATE ... FROM (VALUES ...)` per 1000 devices: preparing and
+   * running one statement per device cost more than the rest of a connect.
+   */
+  applyPresence(changes: PresenceChange[]): Promise<LiveRow[]> {
+    const shapes = new Map<string, PresenceChange[]>();
+    for (const change of changes) {
+      const columns = Object.keys(change.values).sort().join(',');
+      const shape = change.guard ? `${columns}|guarded` : columns;
+      shapes.set(shape, [...(shapes.get(shape) ?? []), change]);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const rows: LiveRow[] = [];
+      for (const group of shapes.values()) {
+        for (let i = 0; i < group.length; i += PRESENCE_ROWS_PER_STATEMENT) {
+          const { rows: updated } = await presenceUpdate(
+            group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT),
+          ).execute(trx);
+          rows.push(...updated);
+        }
+      }
+      return rows;
+    });
+  }
+
+  /**
+   * Sets offline every device a node holds, in every company: the node stopped (cleanly, or
+   * without a word and found by its stale heartbeat).
+   */
+  offlineByNode(
+    nodeId: string,
+    values: Required<Pick<PresenceValues, 'last_disconnect_at' | 'disconnect_reason'>>,
+  ): Promise<LiveRow[]> {
+    return this.db
+      .updateTable('device')
+      .set({ ...values, status: 'offline', node_id: null, last_seen_at: values.last_disconnect_at })
+      .where('node_id', '=', nodeId)
+      .returning(LIVE_COLUMNS)
+      .execute();
+  }
+
+  async heartbeat(nodeId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('gateway_node')
+      .values({ id: nodeId, seen_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now }))
+      .execute();
+  }
+
+  async staleNodes(seenBefore: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('gateway_node')
+      .select('id')
+      .where('seen_at', '<', seenBefore)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Forgets a node, unless it came back since it was found stale. */
+  async deleteNode(nodeId: string, seenBefore: number): Promise<void> {
+    await this.db
+      .deleteFrom('gateway_node')
+      .where('id', '=', nodeId)
+      .where('seen_at', '<', seenBefore)
+      .execute();
+  }
+
+  /** What an offline alert needs to know of the devices, and whether they are still offline. */
+  async alertTargets(ids: string[]) {
+    const rows = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      rows.push(
+        ...(await this.db
+          .selectFrom('device')
+          .select(['id', 'company_id', 'owner_id', 'sn', 'name', 'status'])
+          .where('id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+          .execute()),
+      );
+    }
+    return rows;
+  }
+
+  async readSetting(key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('sys_setting')
+      .select('setting_value')
+      .where('setting_key', '=', key)
+      .executeTakeFirst();
+    return row?.setting_value;
+  }
+
+  /** Stores the value unless the key exists: the first node to start wins. */
+  async insertSettingIfAbsent(key: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('sys_setting')
+      .values({ setting_key: key, setting_value: value, update_time: now })
+      .onConflict((oc) => oc.column('setting_key').doNothing())
+      .execute();
+  }
+}

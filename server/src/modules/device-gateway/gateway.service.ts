@@ -1,0 +1,837 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import type { Duplex } from 'node:stream';
+import {
+  COMPANY_STATUS,
+  MQTT_HOOK_SECRET_HEADER,
+  MQTT_PAYLOAD_MAX_BYTES,
+  SN_PATTERN,
+  ZEventPayload,
+  ZStatusPayload,
+  ZTelemetryPayload,
+  deviceMayUse,
+  downTopic,
+  parseTopic,
+  type TDisconnectReason,
+  type TDownKind,
+  type TMqttAclRequest,
+  type TMqttAuthRequest,
+  type TMqttHookResult,
+  type TMqttHookSecret,
+  type TRefusalReason,
+  type TStatusPayload,
+} from '@blrms/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { PermissionService } from '../../platform/auth/permissions.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import { sha256 } from '../../platform/auth/tokens.js';
+import type { Bus, BusTopics } from '../../platform/bus/bus.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import { forbidden } from '../../platform/http/app-error.js';
+import { EmbeddedBroker } from '../../platform/mqtt/embedded-broker.js';
+import { ExternalBroker } from '../../platform/mqtt/external-broker.js';
+import {
+  DEFAULT_CONNECT_RATE_LIMIT,
+  type ConnectRateLimit,
+} from '../../platform/mqtt/rate-limiter.js';
+import type {
+  BrokerHooks,
+  ConnectRequest,
+  ConnectVerdict,
+  InboundMessage,
+  MqttSession,
+  MqttTransport,
+} from '../../platform/mqtt/transport.js';
+import type { DeviceLogEntry, DeviceLogService } from '../device/device-log.service.js';
+import { AutoRegistration } from './auto-register.js';
+import type { GatewayRepository, LiveRow, PresenceValues } from './gateway.repository.js';
+import {
+  NodeLiveness,
+  DEFAULT_LIVENESS_OPTIONS,
+  type NodeLivenessOptions,
+} from './node-liveness.js';
+import {
+  DEFAULT_ALERT_OPTIONS,
+  OfflineAlerts,
+  type AlertSender,
+  type OfflineAlertOptions,
+} from './offline-alerts.js';
+import {
+  DEFAULT_PRESENCE_OPTIONS,
+  PresenceWriter,
+  type PresenceWriterOptions,
+} from './presence.js';
+import type { DeviceEventInput, DeviceRef, UplinkSink } from './uplink-sink.js';
+
+/**
+ * `last_seen_at` is in four indexes: written at most this often per device, unless the status
+ * changes.
+ */
+const SEEN_WRITE_MS = 60_000;
+/** Bad payloads recorded per device and minute; one more closes an embedded connection. */
+const BAD_PAYLOAD_LIMIT = 20;
+const BAD_PAYLOAD_WINDOW_MS = 60_000;
+/** ACL violations per connection before it is closed. */
+const ACL_VIOLATION_LIMIT = 10;
+/** The same refusal (SN and reason) is logged once per window, with how often it repeated. */
+const REFUSAL_LOG_WINDOW_MS = 60_000;
+const REFUSAL_LOG_KEYS_MAX = 10_000;
+/** Companies told about a refused SN they hold (an SN may be registered in several). */
+const REFUSAL_COMPANIES_MAX = 5;
+/** External broker: how long a device looked up by SN is trusted, and an unknown SN remembered. */
+const EXTERNAL_DEVICE_TTL_MS = 10 * 60_000;
+const EXTERNAL_UNKNOWN_TTL_MS = 30_000;
+/**
+ * Packets a little over the payload limit are read and recorded as malformed; larger ones close
+ * the connection before they are read.
+ */
+const MAX_PACKET_BYTES = 2 * MQTT_PAYLOAD_MAX_BYTES;
+const HOOK_SECRET_SETTING = 'mqtt.hook-secret';
+/** What the device log names as the request of a connection attempt. */
+const CONNECT_REQUEST = 'MQTT CONNECT';
+
+/**
+ * A connected device, kept on its connection so that uplinks need no database lookup. Small on
+ * purpose: there is one per connected device.
+ */
+export class DeviceSession implements MqttSession, DeviceRef {
+  seenWrittenAt: number;
+  badPayloads = 0;
+  badSince = 0;
+  aclViolations = 0;
+
+  constructor(
+    readonly id: string,
+    readonly companyId: string,
+    readonly sn: string,
+    readonly tokenId: string,
+    readonly ip: string | null,
+    readonly connectedAt: number,
+  ) {
+    this.seenWrittenAt = connectedAt;
+  }
+
+  get clientId(): string {
+    return this.sn;
+  }
+}
+
+type LoginOutcome =
+  | { ok: true; deviceId: string; companyId: string; tokenId: string }
+  | { ok: false; reason: TRefusalReason };
+
+interface LoginInput {
+  clientId: string;
+  username: string;
+  password: string;
+  ip: string | null;
+}
+
+/** What a refusal is logged against: the device's company, when it is known. */
+interface RefusalContext {
+  sn: string;
+  ip: string | null;
+  companyId?: string;
+  deviceId?: string | null;
+  ownerName?: string;
+}
+
+/** CONNACK 4 (bad user name or password) for credentials, 5 (not authorized) for the rest. */
+const CREDENTIAL_REFUSALS: ReadonlySet<TRefusalReason> = new Set([
+  'bad-credentials',
+  'token-unknown',
+  'token-disabled',
+]);
+
+export interface GatewayOptions {
+  /** This node's id; by default host name and MQTT port (stable across restarts). */
+  nodeId?: string;
+  connectRateLimit?: ConnectRateLimit;
+  presence?: Partial<PresenceWriterOptions>;
+  alerts?: Partial<OfflineAlertOptions>;
+  liveness?: Partial<NodeLivenessOptions>;
+}
+
+export interface GatewayDeps {
+  repository: GatewayRepository;
+  deviceLogs: DeviceLogService;
+  permissions: PermissionService;
+  alerts: AlertSender;
+  bus: Bus;
+  sink: UplinkSink;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** The server's own account on an external broker (from MQTT_URL): the hooks allow it all. */
+  serverAccount: { username: string; password: string } | null;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  return `${issue.path.join('.') || 'payload'}: ${issue.message}`;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * The MQTT device gateway: who may connect (SN + token key, auto-registration, refusals written to
+ * the device log), what a connection may publish and subscribe to, presence (online/offline,
+ * reasons, takeovers, node liveness), routing of uplinks to the device-data module, kicks of
+ * connections whose token or device was disabled, and the EMQX hooks of the external-broker mode.
+ */
+export class GatewayService implements BrokerHooks<DeviceSession> {
+  private transport: MqttTransport<DeviceSession> | null = null;
+  private embedded: EmbeddedBroker<DeviceSession> | null = null;
+  private liveness: NodeLiveness | null = null;
+  private nodeId = `${os.hostname()}:${process.pid}`;
+  private closing = false;
+  private readonly presence: PresenceWriter;
+  private readonly registration: AutoRegistration;
+  private readonly alerts: OfflineAlerts;
+  private readonly refusals = new Map<string, { until: number; repeated: number }>();
+  private readonly external = new Map<
+    string,
+    { device: Promise<DeviceSession | null>; at: number }
+  >();
+  private hookSecretValue: Promise<string> | undefined;
+  private readonly unsubscribeKick: () => void;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly options: GatewayOptions = {},
+  ) {
+    this.log = deps.log.child({ module: 'mqtt' });
+    this.presence = new PresenceWriter(deps.repository, deps.bus, this.log, {
+      ...DEFAULT_PRESENCE_OPTIONS,
+      ...options.presence,
+    });
+    this.alerts = new OfflineAlerts(deps.repository, deps.alerts, deps.clock, this.log, {
+      ...DEFAULT_ALERT_OPTIONS,
+      ...options.alerts,
+    });
+    this.registration = new AutoRegistration(
+      deps.repository,
+      deps.deviceLogs,
+      deps.clock,
+      this.log,
+    );
+    this.unsubscribeKick = deps.bus.subscribe('device.kick', (kick) => this.kick(kick));
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Runs the embedded broker on `port` (0: any free port) and MQTT over WebSocket at /mqtt. */
+  async startEmbedded(port: number, host: string): Promise<void> {
+    this.nodeId =
+      this.options.nodeId ?? `${os.hostname()}:${port === 0 ? newId().slice(0, 8) : port}`;
+    this.liveness = new NodeLiveness(
+      this.nodeId,
+      this.deps.repository,
+      this.deps.clock,
+      this.log,
+      (rows) => this.released(rows),
+      { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness },
+    );
+    // Before accepting connections: what the previous run of this node held is offline now.
+    await this.liveness.start();
+    this.embedded = await EmbeddedBroker.start(this, {
+      id: this.nodeId,
+      port,
+      host,
+      maxPacketBytes: MAX_PACKET_BYTES,
+      connectRateLimit: this.options.connectRateLimit ?? DEFAULT_CONNECT_RATE_LIMIT,
+      log: this.log,
+    });
+    this.transport = this.embedded;
+    this.alerts.start();
+    this.log.info(
+      { port: this.embedded.port, node: this.nodeId },
+      'embedded MQTT broker listening',
+    );
+  }
+
+  /** Joins an external broker (MQTT_URL) as the client `blrms-<node>`. */
+  async startExternal(url: string): Promise<void> {
+    this.nodeId = this.options.nodeId ?? this.nodeId;
+    this.transport = await ExternalBroker.start(url, `blrms-${this.nodeId}`, this, this.log);
+    this.alerts.start();
+  }
+
+  /** The embedded broker's TCP port; null when it does not run. */
+  get port(): number | null {
+    return this.embedded?.port ?? null;
+  }
+
+  /** MQTT over WebSocket on the HTTP server; false for other paths (or without the broker). */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    return this.embedded?.handleUpgrade(request, socket, head) ?? false;
+  }
+
+  /** Sends a downlink as the server (remote configuration, RPC, OTA). */
+  async send(sn: string, kind: TDownKind, id: string | undefined, payload: unknown): Promise<void> {
+    if (!this.transport) throw new Error('no MQTT broker runs on this node');
+    await this.transport.publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 });
+  }
+
+  /** Sends the offline alerts that are due (on a timer; tests call it after moving the clock). */
+  checkAlerts(): Promise<void> {
+    return this.alerts.check();
+  }
+
+  /** Heartbeat and the sweep of silent nodes (on a timer; tests call it after moving the clock). */
+  async sweepNodes(): Promise<void> {
+    await this.liveness?.beat();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.unsubscribeKick();
+    await this.alerts.stop();
+    await this.transport?.close();
+    await this.presence.flush();
+    // The connections were closed above without a write each: one statement sets them offline.
+    await this.liveness?.stop();
+    await this.presence.close();
+  }
+
+  // ---------------------------------------------------------------- broker hooks
+
+  async authenticate(request: ConnectRequest): Promise<ConnectVerdict<DeviceSession>> {
+    const outcome = await this.login({
+      clientId: request.clientId,
+      username: request.username ?? '',
+      password: request.password?.toString('utf8') ?? '',
+      ip: request.ip,
+    });
+    if (!outcome.ok) {
+      return { accept: false, returnCode: CREDENTIAL_REFUSALS.has(outcome.reason) ? 4 : 5 };
+    }
+    return {
+      accept: true,
+      session: new DeviceSession(
+        outcome.deviceId,
+        outcome.companyId,
+        request.clientId,
+        outcome.tokenId,
+        request.ip,
+        this.deps.clock(),
+      ),
+    };
+  }
+
+  authorize(session: DeviceSession, action: 'publish' | 'subscribe', topic: string): boolean {
+    if (deviceMayUse(session.sn, action, topic)) return true;
+    session.aclViolations += 1;
+    const shown = topic.slice(0, 256);
+    this.log.warn({ sn: session.sn, ip: session.ip, action, topic: shown }, 'MQTT ACL violation');
+    if (session.aclViolations <= ACL_VIOLATION_LIMIT) {
+      this.record(session, {
+        level: 'warn',
+        code: 'acl-violation',
+        message: `${action} ${shown}`,
+        source: 'platform',
+      });
+    }
+    if (session.aclViolations >= ACL_VIOLATION_LIMIT) {
+      // Not from inside the broker's callback that is asking.
+      setImmediate(() => this.transport?.disconnect(session, 'acl-violation'));
+    }
+    return false;
+  }
+
+  connected(session: DeviceSession): void {
+    this.presence.write({
+      deviceId: session.id,
+      companyId: session.companyId,
+      values: {
+        status: 'online',
+        ip: session.ip,
+        last_connect_at: session.connectedAt,
+        last_seen_at: session.connectedAt,
+        node_id: this.nodeId,
+      },
+    });
+    this.alerts.online(session.id);
+  }
+
+  disconnected(session: DeviceSession, reason: TDisconnectReason): void {
+    // At shutdown the node releases all its devices in one statement instead.
+    if (this.closing) return;
+    const now = this.deps.clock();
+    if (reason === 'takeover') {
+      // The device stays online: only the replaced connection is recorded.
+      this.log.info({ sn: session.sn, ip: session.ip }, 'MQTT connection taken over');
+      this.presence.write({
+        deviceId: session.id,
+        companyId: session.companyId,
+        values: { last_disconnect_at: now, disconnect_reason: 'takeover' },
+      });
+      this.record(session, {
+        level: 'warn',
+        code: 'takeover',
+        message: `Connection from ${session.ip ?? 'an unknown address'} replaced by a newer one`,
+        source: 'platform',
+      });
+      return;
+    }
+    this.log.debug({ sn: session.sn, ip: session.ip, reason }, 'MQTT device disconnected');
+    this.presence.write({
+      deviceId: session.id,
+      companyId: session.companyId,
+      values: {
+        status: 'offline',
+        last_disconnect_at: now,
+        last_seen_at: now,
+        disconnect_reason: reason,
+        node_id: null,
+      },
+      guard: { nodeId: this.nodeId, connectedAt: session.connectedAt },
+    });
+    this.alerts.offline(session.id);
+  }
+
+  message(message: InboundMessage<DeviceSession>): void {
+    const receivedAt = this.deps.clock();
+    if (message.session) {
+      this.uplink(message.session, message, receivedAt);
+      return;
+    }
+    const parsed = parseTopic(message.topic);
+    if (!parsed || parsed.direction !== 'up') return;
+    this.externalDevice(parsed.sn).then(
+      (device) => {
+        if (device) this.uplink(device, message, receivedAt);
+      },
+      (error: unknown) => this.log.error({ err: error, sn: parsed.sn }, 'device lookup failed'),
+    );
+  }
+
+  oversized(session: DeviceSession | null, bytes: number, ip: string | null): void {
+    this.log.warn(
+      { sn: session?.sn, ip, bytes },
+      'MQTT packet over the size limit: connection closed',
+    );
+    if (session) {
+      this.malformed(
+        session,
+        '(packet)',
+        `packet of ${bytes} bytes is over the ${MAX_PACKET_BYTES}-byte limit`,
+      );
+    }
+  }
+
+  // ---------------------------------------------------------------- EMQX hooks
+
+  async hookAuth(body: TMqttAuthRequest): Promise<TMqttHookResult> {
+    const server = this.deps.serverAccount;
+    if (server && body.username === server.username && body.password === server.password) {
+      return { result: 'allow', is_superuser: true };
+    }
+    const outcome = await this.login({
+      clientId: body.clientid,
+      username: body.username,
+      password: body.password,
+      ip: body.peerhost ?? null,
+    });
+    return outcome.ok ? { result: 'allow', is_superuser: false } : { result: 'deny' };
+  }
+
+  hookAcl(body: TMqttAclRequest): TMqttHookResult {
+    // The auth hook checked the server's password; here the username alone says who it is.
+    if (this.deps.serverAccount && body.username === this.deps.serverAccount.username) {
+      return { result: 'allow' };
+    }
+    if (body.clientid === body.username && deviceMayUse(body.username, body.action, body.topic)) {
+      return { result: 'allow' };
+    }
+    this.log.warn(
+      {
+        sn: body.username.slice(0, 64),
+        ip: body.peerhost,
+        action: body.action,
+        topic: body.topic.slice(0, 256),
+      },
+      'MQTT ACL violation (external broker)',
+    );
+    return { result: 'deny' };
+  }
+
+  /** Whether a hook request carries the shared secret (compared in constant time). */
+  async hookSecretMatches(given: string | undefined): Promise<boolean> {
+    if (!given) return false;
+    return timingSafeEqual(digest(given), digest(await this.hookSecret()));
+  }
+
+  /** The secret to configure in the external broker's hooks: for platform administrators only. */
+  async hookSecretFor(scope: Scope): Promise<TMqttHookSecret> {
+    const grants = await this.deps.permissions.grantsOf(scope.userId, scope.companyId);
+    if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
+    return { secret: await this.hookSecret(), header: MQTT_HOOK_SECRET_HEADER };
+  }
+
+  /**
+   * Made at first start and kept in `sys_setting`, so every node has the same one without an
+   * environment variable; the first node to store one wins.
+   */
+  hookSecret(): Promise<string> {
+    this.hookSecretValue ??= this.loadHookSecret();
+    this.hookSecretValue.catch(() => (this.hookSecretValue = undefined));
+    return this.hookSecretValue;
+  }
+
+  private async loadHookSecret(): Promise<string> {
+    const { repository } = this.deps;
+    const stored = await repository.readSetting(HOOK_SECRET_SETTING);
+    if (stored) return stored;
+    await repository.insertSettingIfAbsent(
+      HOOK_SECRET_SETTING,
+      randomBytes(32).toString('base64url'),
+      this.deps.clock(),
+    );
+    const secret = await repository.readSetting(HOOK_SECRET_SETTING);
+    if (!secret) throw new Error('MQTT hook secret not stored');
+    return secret;
+  }
+
+  // ---------------------------------------------------------------- authentication
+
+  /** The checks of a device login, for the embedded broker and the EMQX auth hook alike. */
+  private async login(input: LoginInput): Promise<LoginOutcome> {
+    const sn = input.username;
+    const refuse = (reason: TRefusalReason, context: Omit<RefusalContext, 'sn' | 'ip'> = {}) => {
+      void this.refused(reason, { sn, ip: input.ip, ...context }, input);
+      return { ok: false, reason } as const;
+    };
+    if (input.clientId !== sn || !SN_PATTERN.test(sn) || input.password === '') {
+      return refuse('bad-credentials');
+    }
+    const row = await this.deps.repository.login(sha256(input.password), sn);
+    if (!row) return refuse('token-unknown');
+    const context = {
+      companyId: row.company_id,
+      deviceId: row.device_id,
+      ownerName: row.owner_name,
+    };
+    if (row.token_enabled !== 1) return refuse('token-disabled', context);
+    if (row.company_status !== COMPANY_STATUS.active) return refuse('company-frozen', context);
+    if (row.device_id !== null) {
+      if (row.device_enabled !== 1) return refuse('device-disabled', context);
+      return {
+        ok: true,
+        deviceId: row.device_id,
+        companyId: row.company_id,
+        tokenId: row.token_id,
+      };
+    }
+    if (row.auto_register !== 1) {
+      const elsewhere = await this.deps.repository.devicesBySn(sn, 1);
+      return refuse(elsewhere.length > 0 ? 'sn-bound-elsewhere' : 'auto-register-off', context);
+    }
+    const registered = await this.registration.register({
+      sn,
+      companyId: row.company_id,
+      tokenId: row.token_id,
+      ownerId: row.owner_id,
+      ownerName: row.owner_name,
+      ownerOrgCode: row.owner_org_code,
+      ip: input.ip,
+    });
+    if ('refused' in registered) return refuse(registered.refused, context);
+    return {
+      ok: true,
+      deviceId: registered.deviceId,
+      companyId: row.company_id,
+      tokenId: row.token_id,
+    };
+  }
+
+  /**
+   * A refused login: a log line, a device log row in the company that holds the token or the SN
+   * (none is known for an unknown key and an unknown SN), and an event on the device when there is
+   * one. Repeats of the same SN and reason within a minute are counted, not written again, so a
+   * device retrying with a wrong key cannot flood the log.
+   */
+  private async refused(
+    reason: TRefusalReason,
+    context: RefusalContext,
+    input: LoginInput,
+  ): Promise<void> {
+    const now = this.deps.clock();
+    const key = `${context.sn.slice(0, 64)}|${reason}`;
+    const seen = this.refusals.get(key);
+    if (seen && now < seen.until) {
+      seen.repeated += 1;
+      return;
+    }
+    if (this.refusals.size >= REFUSAL_LOG_KEYS_MAX) {
+      for (const [k, v] of this.refusals) if (now >= v.until) this.refusals.delete(k);
+      if (this.refusals.size >= REFUSAL_LOG_KEYS_MAX) this.refusals.clear();
+    }
+    this.refusals.set(key, { until: now + REFUSAL_LOG_WINDOW_MS, repeated: 0 });
+    const repeated = seen?.repeated ?? 0;
+    this.log.warn(
+      { sn: key.split('|')[0], ip: context.ip, reason, repeated },
+      'MQTT connection refused',
+    );
+    try {
+      const targets: { companyId: string; deviceId: string | null; ownerName: string | null }[] =
+        [];
+      if (context.companyId) {
+        targets.push({
+          companyId: context.companyId,
+          deviceId: context.deviceId ?? null,
+          ownerName: context.ownerName ?? null,
+        });
+      } else if (SN_PATTERN.test(context.sn)) {
+        for (const d of await this.deps.repository.devicesBySn(context.sn, REFUSAL_COMPANIES_MAX)) {
+          targets.push({ companyId: d.company_id, deviceId: d.id, ownerName: d.owner_name });
+        }
+      }
+      const entries: DeviceLogEntry[] = targets.map((t) => ({
+        companyId: t.companyId,
+        deviceId: t.deviceId,
+        sn: context.sn,
+        requestUrl: CONNECT_REQUEST,
+        sourceUser: null,
+        targetUser: t.ownerName,
+        subject: `MQTT connection refused: ${reason}`,
+        content: {
+          reason,
+          clientId: input.clientId.slice(0, 256),
+          username: input.username.slice(0, 256),
+          ...(repeated > 0 ? { repeatedInLastMinute: repeated } : {}),
+        },
+        sourceIp: context.ip,
+        state: 'failed',
+      }));
+      if (entries.length > 0) await this.deps.deviceLogs.writeMany(entries);
+      for (const t of targets) {
+        if (t.deviceId) {
+          this.record(
+            { id: t.deviceId, companyId: t.companyId, sn: context.sn },
+            {
+              level: 'warn',
+              code: 'connection-refused',
+              message: `Connection from ${context.ip ?? 'an unknown address'} refused: ${reason}`,
+              source: 'platform',
+            },
+          );
+        }
+      }
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'refused connection not logged');
+    }
+  }
+
+  // ---------------------------------------------------------------- uplinks
+
+  private uplink(
+    device: DeviceSession,
+    message: InboundMessage<DeviceSession>,
+    receivedAt: number,
+  ): void {
+    const parsed = parseTopic(message.topic);
+    if (!parsed || parsed.direction !== 'up' || parsed.sn !== device.sn) return;
+    // An empty payload is how MQTT deletes a retained message: nothing was reported.
+    if (message.payload.length === 0) return;
+    if (message.payload.length > MQTT_PAYLOAD_MAX_BYTES) {
+      return this.malformed(
+        device,
+        message.topic,
+        `payload of ${message.payload.length} bytes is over the ${MQTT_PAYLOAD_MAX_BYTES}-byte limit`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(message.payload.toString('utf8'));
+    } catch {
+      return this.malformed(device, message.topic, 'not JSON');
+    }
+    switch (parsed.kind) {
+      case 'status': {
+        const status = ZStatusPayload.safeParse(json);
+        if (!status.success) return this.malformed(device, message.topic, firstIssue(status.error));
+        return this.status(device, status.data, message, receivedAt);
+      }
+      case 'telemetry': {
+        const telemetry = ZTelemetryPayload.safeParse(json);
+        if (!telemetry.success)
+          return this.malformed(device, message.topic, firstIssue(telemetry.error));
+        this.run(() => this.deps.sink.recordTelemetry(device, telemetry.data, receivedAt));
+        break;
+      }
+      case 'event': {
+        const event = ZEventPayload.safeParse(json);
+        if (!event.success) return this.malformed(device, message.topic, firstIssue(event.error));
+        this.run(() =>
+          this.deps.sink.recordEvent(device, { ...event.data, source: 'device' }, receivedAt),
+        );
+        break;
+      }
+      case 'config/reported':
+      case 'rpc':
+      case 'ota': {
+        const kind = parsed.kind;
+        const { recordReply } = this.deps.sink;
+        if (recordReply) {
+          this.run(() =>
+            recordReply.call(this.deps.sink, device, kind, parsed.id, json, receivedAt),
+          );
+        } else {
+          this.log.debug({ sn: device.sn, topic: message.topic }, 'uplink not handled yet');
+        }
+      }
+    }
+    this.seen(device, receivedAt);
+  }
+
+  /**
+   * `up/status`. On the embedded broker the connection itself says online or offline; the status
+   * message adds series, model, firmware and the device's own address, and a last will is left to
+   * the disconnect that follows it (which knows the reason). On an external broker the retained
+   * status and its last will are all there is: they set presence, and the connect and disconnect
+   * times when they arrive live rather than replayed.
+   */
+  private status(
+    device: DeviceSession,
+    payload: TStatusPayload,
+    message: InboundMessage<DeviceSession>,
+    now: number,
+  ): void {
+    const external = message.session === null;
+    const live = !message.retained;
+    let values: PresenceValues;
+    if (payload.online) {
+      if (message.will) return;
+      values = { status: 'online', series: payload.series, last_seen_at: now };
+      if (payload.model !== undefined) values.model = payload.model;
+      if (payload.fw !== undefined) values.version = payload.fw;
+      if (payload.ip !== undefined) values.ip = payload.ip;
+      if (external && live) values.last_connect_at = now;
+      this.alerts.online(device.id);
+    } else {
+      if (message.will && !external) return;
+      values = live
+        ? {
+            status: 'offline',
+            disconnect_reason: 'last-will',
+            last_disconnect_at: now,
+            last_seen_at: now,
+          }
+        : { status: 'offline' };
+      if (live) this.alerts.offline(device.id);
+    }
+    if (values.last_seen_at !== undefined) device.seenWrittenAt = now;
+    this.presence.write({ deviceId: device.id, companyId: device.companyId, values });
+  }
+
+  private seen(device: DeviceSession, now: number): void {
+    if (now - device.seenWrittenAt < SEEN_WRITE_MS) return;
+    device.seenWrittenAt = now;
+    this.presence.write({
+      deviceId: device.id,
+      companyId: device.companyId,
+      values: { last_seen_at: now },
+    });
+  }
+
+  /**
+   * A payload that is too large, not JSON or not what the topic's schema says: dropped and
+   * recorded as a platform event; a device that keeps sending them is disconnected (when the
+   * broker is ours) or no longer recorded until the minute is over.
+   */
+  private malformed(device: DeviceSession, topic: string, reason: string): void {
+    const now = this.deps.clock();
+    if (now - device.badSince >= BAD_PAYLOAD_WINDOW_MS) {
+      device.badSince = now;
+      device.badPayloads = 0;
+    }
+    device.badPayloads += 1;
+    if (device.badPayloads <= BAD_PAYLOAD_LIMIT) {
+      this.record(device, {
+        level: 'warn',
+        code: 'malformed-payload',
+        message: `${topic}: ${reason}`,
+        source: 'platform',
+      });
+    } else if (this.transport?.disconnect(device, 'bad-payloads')) {
+      this.log.warn(
+        { sn: device.sn, ip: device.ip },
+        'MQTT device disconnected: too many bad payloads',
+      );
+    }
+  }
+
+  /** External broker: the device of an SN, looked up once and then remembered for a while. */
+  private externalDevice(sn: string): Promise<DeviceSession | null> {
+    const now = Date.now();
+    const cached = this.external.get(sn);
+    if (cached && now - cached.at < EXTERNAL_DEVICE_TTL_MS) return cached.device;
+    const device = this.deps.repository.devicesBySn(sn, REFUSAL_COMPANIES_MAX).then((rows) => {
+      // Logins refuse an SN bound to another token, so one enabled device has it; should an
+      // administrator have added the same SN under two tokens, the older device gets the uplinks.
+      const row = rows.find((r) => r.enabled === 1);
+      if (!row) {
+        this.log.info({ sn }, 'uplink from an unknown or disabled SN ignored');
+        this.external.set(sn, {
+          device,
+          at: now - EXTERNAL_DEVICE_TTL_MS + EXTERNAL_UNKNOWN_TTL_MS,
+        });
+        return null;
+      }
+      return new DeviceSession(row.id, row.company_id, sn, row.token_id, null, 0);
+    });
+    this.external.set(sn, { device, at: now });
+    device.catch(() => this.external.delete(sn));
+    return device;
+  }
+
+  // ---------------------------------------------------------------- kicks
+
+  /** Closes this node's connections of a disabled token or a disabled or deleted device. */
+  private kick({ tokenIds = [], deviceIds = [], reason }: BusTopics['device.kick']): void {
+    const tokens = new Set(tokenIds);
+    const devices = new Set(deviceIds);
+    if (tokens.size === 0 && devices.size === 0) return;
+    // An external broker keeps its connections; forgetting the devices makes their uplinks look
+    // them up again (and the auth hook refuses their next login).
+    this.external.clear();
+    if (!this.transport) return;
+    const kicked = [...this.transport.sessions()].filter(
+      (s) => tokens.has(s.tokenId) || devices.has(s.id),
+    );
+    for (const session of kicked) this.transport.disconnect(session, reason);
+    if (kicked.length > 0)
+      this.log.info({ devices: kicked.length, reason }, 'MQTT connections closed');
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** Devices set offline in bulk (restart or shutdown of this node, a silent node). */
+  private async released(rows: LiveRow[]): Promise<void> {
+    await this.presence.publish(rows);
+    if (!this.closing) for (const row of rows) this.alerts.offline(row.id);
+  }
+
+  private record(device: DeviceRef, event: DeviceEventInput): void {
+    const receivedAt = this.deps.clock();
+    this.run(() => this.deps.sink.recordEvent(device, event, receivedAt));
+  }
+
+  /** The sink must not block or break the broker: failures are logged, never thrown. */
+  private run(call: () => void | Promise<void>): void {
+    try {
+      const result = call();
+      if (result)
+        result.catch((error: unknown) => this.log.error({ err: error }, 'uplink not recorded'));
+    } catch (error) {
+      this.log.error({ err: error }, 'uplink not recorded');
+    }
+  }
+}

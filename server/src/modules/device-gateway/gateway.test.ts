@@ -1,0 +1,621 @@
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { MQTT_PAYLOAD_MAX_BYTES, downFilter, downTopic, upTopic } from '@blrms/contracts';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import { generate } from 'mqtt-packet';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sha256 } from '../../platform/auth/tokens.js';
+import { newId } from '../../platform/db/ids.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { client, type Client } from '../../test/devices.js';
+import {
+  RecordingSink,
+  connectDevice,
+  expectDevice,
+  findDevice,
+  refusalCode,
+  uniqueSn,
+} from '../../test/mqtt-devices.js';
+
+/** A raw TCP client that sends one CONNECT and reports whether a CONNACK came back. */
+function rawConnect(
+  port: number,
+  connect: { clientId: string; password: string; keepalive?: number },
+) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.on('connect', () =>
+    socket.write(
+      generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        clientId: connect.clientId,
+        username: connect.clientId,
+        password: Buffer.from(connect.password),
+        keepalive: connect.keepalive ?? 60,
+      }),
+    ),
+  );
+  const answered = new Promise<boolean>((resolve) => {
+    socket.once('data', () => resolve(true));
+    socket.once('close', () => resolve(false));
+  });
+  return { socket, answered };
+}
+
+describe('MQTT gateway (embedded broker)', () => {
+  let t: TestContext;
+  let admin: Client;
+  let url: string;
+  let key: string;
+  let tokenId: string;
+  const sink = new RecordingSink();
+  const open: MqttClient[] = [];
+
+  /** A device connection closed after the test. */
+  async function device(sn: string, password = key, options: IClientOptions = {}) {
+    const connection = await connectDevice(url, sn, password, options);
+    open.push(connection);
+    return connection;
+  }
+
+  async function deviceLogs(sn: string) {
+    return t.db.selectFrom('device_log').selectAll().where('sn', '=', sn).execute();
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ app: { mqtt: { port: 0 }, uplinkSink: sink } });
+    admin = client(t, await t.login('admin', ADMIN_PASSWORD));
+    url = `mqtt://127.0.0.1:${t.app.deviceGateway.port}`;
+    const token = await admin.ok('POST', '/device/token/add', {
+      name: 'Gateway',
+      autoRegister: true,
+    });
+    key = token.tokenKey;
+    tokenId = token.id;
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
+  });
+  afterAll(() => t.close());
+
+  it('registers an unknown SN on connect and shows it online within a second', async () => {
+    const sn = uniqueSn();
+    await device(sn);
+    const shown = await expectDevice(
+      admin,
+      sn,
+      {
+        status: 'online',
+        name: sn,
+        tokenId,
+        ownerName: 'admin',
+        ip: '127.0.0.1',
+      },
+      1000,
+    );
+    expect(shown.lastConnectAt).not.toBeNull();
+    const logs = await deviceLogs(sn);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        subject: 'device.add',
+        state: 'succeeded',
+        source_ip: '127.0.0.1',
+      }),
+    ]);
+  });
+
+  it('takes series, model, firmware and address from the status message', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    await connection.publishAsync(
+      upTopic(sn, 'status'),
+      JSON.stringify({
+        online: true,
+        series: 'BL10X',
+        model: 'BL101',
+        fw: '2.1.0',
+        ip: '10.1.2.3',
+      }),
+      { qos: 1, retain: true },
+    );
+    await expectDevice(admin, sn, {
+      status: 'online',
+      series: 'BL10X',
+      model: 'BL101',
+      version: '2.1.0',
+      ip: '10.1.2.3',
+    });
+  });
+
+  it('accepts mosquitto_pub from Debian’s mosquitto-clients', async () => {
+    const sn = uniqueSn();
+    // -l keeps the connection open and publishes each line of stdin.
+    const pub = spawn('/usr/bin/mosquitto_pub', [
+      ...['-h', '127.0.0.1', '-p', String(t.app.deviceGateway.port)],
+      ...['-i', sn, '-u', sn, '-P', key, '-q', '1', '-r', '-l'],
+      ...['-t', upTopic(sn, 'status')],
+    ]);
+    const exited = new Promise((resolve) => pub.once('exit', resolve));
+    pub.stdin.write('{"online":true,"series":"S27X"}\n');
+    await expectDevice(admin, sn, { status: 'online', series: 'S27X' }, 3000);
+    pub.stdin.end();
+    await exited;
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'client-disconnect' });
+  });
+
+  it('refuses a wrong key (return code 4) and logs it on the device of that SN', async () => {
+    const sn = uniqueSn();
+    await (await device(sn)).endAsync();
+    expect(await refusalCode(url, sn, 'not-the-key')).toBe(4);
+    await vi.waitFor(async () => {
+      const refused = (await deviceLogs(sn)).filter((l) => l.state === 'failed');
+      expect(refused).toEqual([
+        expect.objectContaining({
+          subject: 'MQTT connection refused: token-unknown',
+          source_ip: '127.0.0.1',
+        }),
+      ]);
+    });
+    expect(await refusalCode(url, `${sn}-x`, key.slice(1))).toBe(4);
+    expect(await refusalCode(url, 'bad sn', key)).toBe(4);
+  });
+
+  it('refuses a disabled token (4) and a disabled device (5), with a device log row each', async () => {
+    const second = await admin.ok('POST', '/device/token/add', {
+      name: 'Disabled later',
+      autoRegister: true,
+    });
+    const sn = uniqueSn();
+    await (await device(sn, second.tokenKey)).endAsync();
+    await admin.ok('PUT', '/device/token/edit', {
+      id: second.id,
+      name: 'Disabled later',
+      autoRegister: true,
+      enabled: false,
+    });
+    expect(await refusalCode(url, sn, second.tokenKey)).toBe(4);
+
+    const other = uniqueSn();
+    await (await device(other)).endAsync();
+    const registered = await expectDevice(admin, other, { status: 'offline' });
+    await admin.ok('PUT', '/device/device/edit', {
+      id: registered.id,
+      name: registered.name,
+      series: registered.series,
+      enabled: false,
+    });
+    expect(await refusalCode(url, other, key)).toBe(5);
+    await vi.waitFor(async () => {
+      expect((await deviceLogs(sn)).map((l) => l.subject)).toContain(
+        'MQTT connection refused: token-disabled',
+      );
+      expect((await deviceLogs(other)).map((l) => l.subject)).toContain(
+        'MQTT connection refused: device-disabled',
+      );
+    });
+    expect(sink.eventsOf(other, 'connection-refused')).toHaveLength(1);
+  });
+
+  it('refuses an SN registered under another token (5), and auto-registration when it is off', async () => {
+    const sn = uniqueSn();
+    await (await device(sn)).endAsync();
+    const second = await admin.ok('POST', '/device/token/add', {
+      name: 'Other token',
+      autoRegister: true,
+    });
+    expect(await refusalCode(url, sn, second.tokenKey)).toBe(5);
+    await vi.waitFor(async () => {
+      expect((await deviceLogs(sn)).map((l) => l.subject)).toContain(
+        'MQTT connection refused: sn-bound-elsewhere',
+      );
+    });
+
+    const manual = await admin.ok('POST', '/device/token/add', {
+      name: 'Manual',
+      autoRegister: false,
+    });
+    const unknown = uniqueSn();
+    expect(await refusalCode(url, unknown, manual.tokenKey)).toBe(5);
+    expect(await findDevice(admin, unknown)).toBeUndefined();
+  });
+
+  it('refuses the devices of a frozen company', async () => {
+    const companyId = await t.createCompany(`gw-frozen-${newId().slice(0, 6)}`);
+    const ownerId = await t.createUser({
+      username: `gwfrozen${newId().slice(0, 6)}`,
+      password: 'Frozen-Pass-1',
+      companyId,
+    });
+    const frozenKey = `frozen-${newId()}`;
+    await t.db
+      .insertInto('device_token')
+      .values({
+        id: newId(),
+        company_id: companyId,
+        owner_id: ownerId,
+        code: newId().slice(0, 8).toUpperCase(),
+        name: 'Frozen',
+        remark: null,
+        token_key: frozenKey,
+        key_hash: sha256(frozenKey),
+        auto_register: 1,
+        enabled: 1,
+        create_time: t.clock.now,
+        update_time: null,
+      })
+      .execute();
+    await t.db.updateTable('sys_company').set({ status: 2 }).where('id', '=', companyId).execute();
+    const sn = uniqueSn();
+    expect(await refusalCode(url, sn, frozenKey)).toBe(5);
+    await vi.waitFor(async () => {
+      expect(await deviceLogs(sn)).toEqual([
+        expect.objectContaining({
+          company_id: companyId,
+          subject: 'MQTT connection refused: company-frozen',
+        }),
+      ]);
+    });
+  });
+
+  it('keeps devices to their own topics: foreign publishes are dropped, foreign subscriptions refused', async () => {
+    const victimSn = uniqueSn();
+    const victim = await device(victimSn);
+    await victim.subscribeAsync(downFilter(victimSn), { qos: 1 });
+    const received: string[] = [];
+    victim.on('message', (topic) => received.push(topic));
+
+    const intruderSn = uniqueSn();
+    const intruder = await device(intruderSn);
+    await intruder.publishAsync(downTopic(victimSn, 'config'), '{"version":1,"config":{}}', {
+      qos: 1,
+    });
+    await intruder.publishAsync(upTopic(victimSn, 'telemetry'), '{"values":{"signal":-1}}', {
+      qos: 1,
+    });
+    // mqtt.js rejects a SUBACK with any refusal, and carries the packet in the error.
+    const suback = await intruder
+      .subscribeAsync([downFilter(victimSn), '#', downFilter(intruderSn)], { qos: 1 })
+      .then(
+        () => null,
+        (error: { packet?: { granted?: number[] } }) => error.packet?.granted,
+      );
+    expect(suback).toEqual([128, 128, 1]);
+
+    // The server's own downlink does reach the device.
+    await t.app.deviceGateway.send(victimSn, 'config', undefined, { version: 2, config: {} });
+    await vi.waitFor(() => expect(received).toEqual([downTopic(victimSn, 'config')]));
+    expect(sink.telemetry.filter((r) => r.device.sn === victimSn)).toEqual([]);
+    expect(sink.eventsOf(intruderSn, 'acl-violation').map((e) => e.message)).toEqual([
+      `publish ${downTopic(victimSn, 'config')}`,
+      `publish ${upTopic(victimSn, 'telemetry')}`,
+      `subscribe ${downFilter(victimSn)}`,
+      'subscribe #',
+    ]);
+    expect(intruder.connected).toBe(true);
+  });
+
+  it('disconnects a device after ten ACL violations', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    for (let i = 0; i < 10; i++) connection.publish(`elsewhere/${i}`, 'x');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'acl-violation' });
+  });
+
+  it('lets a second connection with the same SN take over and keeps the device online', async () => {
+    const sn = uniqueSn();
+    const first = await device(sn);
+    await expectDevice(admin, sn, { status: 'online' });
+    const closed = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    await device(sn);
+    await closed;
+    await expectDevice(admin, sn, { status: 'online', disconnectReason: 'takeover' });
+    expect(sink.eventsOf(sn, 'takeover')).toHaveLength(1);
+    // Still online once the presence writes of both connections have settled.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await findDevice(admin, sn)).toMatchObject({ status: 'online' });
+  });
+
+  it('sets offline a device whose connection dies, one that disconnects, and one with a will', async () => {
+    const lost = uniqueSn();
+    const withWill = uniqueSn();
+    const clean = uniqueSn();
+    const a = await device(lost);
+    const b = await device(withWill, key, {
+      will: {
+        topic: upTopic(withWill, 'status'),
+        payload: Buffer.from('{"online":false}'),
+        qos: 1,
+        retain: true,
+      },
+    });
+    const c = await device(clean);
+    await expectDevice(admin, withWill, { status: 'online' });
+    a.stream.destroy();
+    b.stream.destroy();
+    await c.endAsync();
+    await expectDevice(admin, lost, { status: 'offline', disconnectReason: 'connection-lost' });
+    const shown = await expectDevice(admin, withWill, {
+      status: 'offline',
+      disconnectReason: 'connection-lost',
+    });
+    expect(shown.lastDisconnectAt).not.toBeNull();
+    await expectDevice(admin, clean, { status: 'offline', disconnectReason: 'client-disconnect' });
+  });
+
+  it('notices a device that stops talking (keepalive timeout)', async () => {
+    const sn = uniqueSn();
+    // Promises a packet every second, then sends nothing more.
+    const silent = rawConnect(t.app.deviceGateway.port ?? 0, {
+      clientId: sn,
+      password: key,
+      keepalive: 1,
+    });
+    expect(await silent.answered).toBe(true);
+    await expectDevice(admin, sn, { status: 'online' });
+    await expectDevice(
+      admin,
+      sn,
+      { status: 'offline', disconnectReason: 'keepalive-timeout' },
+      4000,
+    );
+    silent.socket.destroy();
+  });
+
+  it('routes telemetry and events to the device-data sink', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    await connection.publishAsync(
+      upTopic(sn, 'telemetry'),
+      JSON.stringify({ ts: 1000, values: { signal: -71, di1: 1 } }),
+      { qos: 1 },
+    );
+    await connection.publishAsync(
+      upTopic(sn, 'event'),
+      JSON.stringify({ level: 'alarm', code: 'di1', message: 'door open' }),
+      { qos: 1 },
+    );
+    await vi.waitFor(() => {
+      expect(sink.telemetry.filter((r) => r.device.sn === sn)).toEqual([
+        {
+          device: expect.objectContaining({ sn }),
+          payload: { ts: 1000, values: { signal: -71, di1: 1 } },
+        },
+      ]);
+      expect(sink.eventsOf(sn, 'di1')).toEqual([
+        expect.objectContaining({ level: 'alarm', message: 'door open', source: 'device' }),
+      ]);
+    });
+  });
+
+  it('drops and records payloads over 64 KiB, malformed JSON and schema failures', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    await connection.publishAsync(
+      upTopic(sn, 'telemetry'),
+      Buffer.alloc(MQTT_PAYLOAD_MAX_BYTES + 1, 0x20),
+      { qos: 1 },
+    );
+    await connection.publishAsync(upTopic(sn, 'telemetry'), '{"values":', { qos: 1 });
+    await connection.publishAsync(upTopic(sn, 'event'), '{"level":"panic","code":"x"}', { qos: 1 });
+    await vi.waitFor(() => {
+      const messages = sink.eventsOf(sn, 'malformed-payload').map((e) => e.message);
+      expect(messages).toEqual([
+        `${upTopic(sn, 'telemetry')}: payload of 65537 bytes is over the 65536-byte limit`,
+        `${upTopic(sn, 'telemetry')}: not JSON`,
+        expect.stringMatching(new RegExp(`^${upTopic(sn, 'event')}: level: `)),
+      ]);
+    });
+    expect(sink.telemetry.filter((r) => r.device.sn === sn)).toEqual([]);
+    expect(connection.connected).toBe(true);
+  });
+
+  it('disconnects a device that keeps sending bad payloads', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    for (let i = 0; i < 21; i++) connection.publish(upTopic(sn, 'telemetry'), 'garbage');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(20);
+  });
+
+  it('closes a connection that sends a giant packet, without reading it', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
+    connection.publish(upTopic(sn, 'telemetry'), Buffer.alloc(4 * 1024 * 1024, 0x20));
+    await closed;
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(sink.eventsOf(sn, 'malformed-payload')[0]?.message).toMatch(
+      /^\(packet\): packet of \d+ bytes/,
+    );
+  });
+
+  it('closes the connections of a token disabled through the API', async () => {
+    const second = await admin.ok('POST', '/device/token/add', {
+      name: 'Kicked',
+      autoRegister: true,
+    });
+    const sn = uniqueSn();
+    const connection = await device(sn, second.tokenKey);
+    await expectDevice(admin, sn, { status: 'online' });
+    const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
+    await admin.ok('PUT', '/device/token/edit', {
+      id: second.id,
+      name: 'Kicked',
+      autoRegister: true,
+      enabled: false,
+    });
+    await closed;
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'token-disabled' });
+  });
+
+  it('closes the connection of a device disabled or deleted through the API', async () => {
+    const disabled = uniqueSn();
+    const deleted = uniqueSn();
+    const a = await device(disabled);
+    const b = await device(deleted);
+    const shownA = await expectDevice(admin, disabled, { status: 'online' });
+    const shownB = await expectDevice(admin, deleted, { status: 'online' });
+    const closedA = new Promise<void>((resolve) => a.once('close', () => resolve()));
+    const closedB = new Promise<void>((resolve) => b.once('close', () => resolve()));
+    await admin.ok('PUT', '/device/device/edit', {
+      id: shownA.id,
+      name: shownA.name,
+      series: shownA.series,
+      enabled: false,
+    });
+    await admin.ok('DELETE', `/device/device/delete?id=${shownB.id}`);
+    await Promise.all([closedA, closedB]);
+    await expectDevice(admin, disabled, { status: 'offline', disconnectReason: 'device-disabled' });
+  });
+
+  it('speaks MQTT over WebSocket on the HTTP port at /mqtt', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address() as net.AddressInfo;
+    const sn = uniqueSn();
+    const ws = await connectDevice(`ws://127.0.0.1:${address.port}/mqtt`, sn, key);
+    open.push(ws);
+    await expectDevice(admin, sn, { status: 'online' });
+  });
+
+  it('alerts the owner once when a device stays offline, and once for a flapping device', async () => {
+    // A token of another owner: the alerts of the devices of the other tests go to admin.
+    const companyId = await t.createCompany(`gw-alerts-${newId().slice(0, 6)}`);
+    const ownerId = await t.createUser({
+      username: `gwowner${newId().slice(0, 6)}`,
+      password: 'Owner-Pass-1',
+      companyId,
+    });
+    const ownerKey = `alerts-${newId()}`;
+    await t.db
+      .insertInto('device_token')
+      .values({
+        id: newId(),
+        company_id: companyId,
+        owner_id: ownerId,
+        code: newId().slice(0, 8).toUpperCase(),
+        name: 'Alerts',
+        remark: null,
+        token_key: ownerKey,
+        key_hash: sha256(ownerKey),
+        auto_register: 1,
+        enabled: 1,
+        create_time: t.clock.now,
+        update_time: null,
+      })
+      .execute();
+    const alerts = () =>
+      t.db
+        .selectFrom('sys_announcement')
+        .innerJoin('sys_announcement_send as s', 's.annt_id', 'sys_announcement.id')
+        .select(['titile', 'msg_content', 'open_page', 'bus_id'])
+        .where('s.user_id', '=', ownerId)
+        .orderBy('sys_announcement.create_time')
+        .execute();
+    const deviceOf = async (sn: string) =>
+      t.db
+        .selectFrom('device')
+        .select(['id', 'status'])
+        .where('sn', '=', sn)
+        .executeTakeFirstOrThrow();
+    const waitOffline = (sn: string) =>
+      vi.waitFor(async () => expect((await deviceOf(sn)).status).toBe('offline'), {
+        timeout: 1000,
+      });
+
+    const steady = uniqueSn();
+    const flapping = uniqueSn();
+    await (await device(steady, ownerKey)).endAsync();
+    await waitOffline(steady);
+    for (let i = 0; i < 4; i++) {
+      await (await device(flapping, ownerKey)).endAsync();
+      await waitOffline(flapping);
+    }
+    await t.app.deviceGateway.checkAlerts();
+    expect(await alerts()).toEqual([
+      expect.objectContaining({
+        titile: '1 台设备连接不稳定 / 1 device(s) with an unstable connection',
+        msg_content: expect.stringContaining(flapping),
+      }),
+    ]);
+
+    t.clock.advance(61_000);
+    await t.app.deviceGateway.checkAlerts();
+    await t.app.deviceGateway.checkAlerts();
+    const steadyId = (await deviceOf(steady)).id;
+    expect((await alerts()).slice(1)).toEqual([
+      expect.objectContaining({
+        titile: '1 台设备离线 / 1 device(s) offline',
+        msg_content: expect.stringContaining(steady),
+        open_page: `/device/detail/${steadyId}`,
+        bus_id: steadyId,
+      }),
+    ]);
+  });
+});
+
+describe('MQTT gateway with the device-data module', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp({ app: { mqtt: { port: 0 } } });
+  });
+  afterAll(() => t.close());
+
+  it('stores telemetry and records malformed payloads as events the API shows', async () => {
+    const admin = client(t, await t.login('admin', ADMIN_PASSWORD));
+    const { tokenKey } = await admin.ok('POST', '/device/token/add', { name: 'Data' });
+    const sn = uniqueSn();
+    const connection = await connectDevice(
+      `mqtt://127.0.0.1:${t.app.deviceGateway.port}`,
+      sn,
+      tokenKey,
+    );
+    await connection.publishAsync(upTopic(sn, 'telemetry'), '{"values":{"signal":-65}}', {
+      qos: 1,
+    });
+    await connection.publishAsync(upTopic(sn, 'event'), 'not json', { qos: 1 });
+    await connection.endAsync();
+    await t.app.deviceData.flush();
+    const { id } = await expectDevice(admin, sn, { status: 'offline' });
+    const latest = await admin.ok('GET', `/device/telemetry/latest?deviceId=${id}`);
+    expect(latest.values).toEqual([expect.objectContaining({ key: 'signal', value: -65 })]);
+    const events = await admin.ok('GET', `/device/event/list?deviceId=${id}`);
+    expect(events.records).toEqual([
+      expect.objectContaining({
+        code: 'malformed-payload',
+        level: 'warn',
+        source: 'platform',
+        message: `${upTopic(sn, 'event')}: not JSON`,
+      }),
+    ]);
+  });
+});
+
+describe('MQTT gateway connect rate limit', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp({
+      app: {
+        mqtt: { port: 0, connectRateLimit: { perSecond: 1, burst: 20 } },
+        uplinkSink: new RecordingSink(),
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a burst of connections from one address and stays up', async () => {
+    const port = t.app.deviceGateway.port ?? 0;
+    const attempts = Array.from({ length: 300 }, (_, i) =>
+      rawConnect(port, { clientId: `BURST-${i}`, password: 'wrong' }),
+    );
+    const answered = await Promise.all(attempts.map((a) => a.answered));
+    for (const a of attempts) a.socket.destroy();
+    const admitted = answered.filter(Boolean).length;
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThan(40);
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+  });
+});

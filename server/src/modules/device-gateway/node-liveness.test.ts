@@ -1,0 +1,119 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { client, type Client } from '../../test/devices.js';
+import { RecordingSink, findDevice, uniqueSn } from '../../test/mqtt-devices.js';
+import { GatewayRepository, type LiveRow } from './gateway.repository.js';
+import { NodeLiveness } from './node-liveness.js';
+
+describe('MQTT node liveness', () => {
+  let t: TestContext;
+  let admin: Client;
+  let tokenId: string;
+  const log = pino({ level: 'silent' });
+
+  /** A device shown online, held by `nodeId`. */
+  async function heldBy(nodeId: string): Promise<string> {
+    const sn = uniqueSn('NODE');
+    await admin.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series: 'R40' });
+    await t.db
+      .updateTable('device')
+      .set({ status: 'online', node_id: nodeId, last_connect_at: t.clock.now })
+      .where('sn', '=', sn)
+      .execute();
+    return sn;
+  }
+
+  function liveness(nodeId: string, announced: LiveRow[]) {
+    return new NodeLiveness(
+      nodeId,
+      new GatewayRepository(t.db),
+      t.clock.read,
+      log,
+      async (rows) => {
+        announced.push(...rows);
+      },
+    );
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ app: { uplinkSink: new RecordingSink() } });
+    admin = client(t, await t.login('admin', ADMIN_PASSWORD));
+    tokenId = (await admin.ok('POST', '/device/token/add', { name: 'Nodes' })).id;
+  });
+  afterAll(() => t.close());
+
+  it('at start, sets offline what the previous run of the node held', async () => {
+    const mine = await heldBy('node-a');
+    const other = await heldBy('node-b');
+    const announced: LiveRow[] = [];
+    const node = liveness('node-a', announced);
+    await node.start();
+    expect(await findDevice(admin, mine)).toMatchObject({
+      status: 'offline',
+      disconnectReason: 'connection-lost',
+    });
+    expect(await findDevice(admin, other)).toMatchObject({ status: 'online' });
+    expect(announced.map((r) => r.sn)).toEqual([mine]);
+
+    await node.stop();
+    const row = await t.db
+      .selectFrom('gateway_node')
+      .select('id')
+      .where('id', '=', 'node-a')
+      .execute();
+    expect(row).toEqual([]);
+  });
+
+  it('sets offline the devices of a node that stopped sending heartbeats, not of live ones', async () => {
+    const announced: LiveRow[] = [];
+    const silent = liveness('node-silent', []);
+    const alive = liveness('node-alive', []);
+    const watcher = liveness('node-watcher', announced);
+    await silent.start();
+    await alive.start();
+    const lost = await heldBy('node-silent');
+    const kept = await heldBy('node-alive');
+
+    t.clock.advance(45_000);
+    await alive.beat();
+    await watcher.start();
+    expect(await findDevice(admin, lost)).toMatchObject({ status: 'online' });
+
+    // Any node sweeps: here the watcher is first to beat after the silent node went stale.
+    t.clock.advance(20_000);
+    await watcher.beat();
+    await alive.beat();
+    expect(await findDevice(admin, lost)).toMatchObject({
+      status: 'offline',
+      disconnectReason: 'connection-lost',
+    });
+    expect(await findDevice(admin, kept)).toMatchObject({ status: 'online' });
+    expect(announced.map((r) => r.sn)).toEqual([lost]);
+    const nodes = await t.db.selectFrom('gateway_node').select('id').orderBy('id').execute();
+    expect(nodes.map((n) => n.id)).toEqual(['node-alive', 'node-watcher']);
+
+    await alive.stop();
+    expect(await findDevice(admin, kept)).toMatchObject({
+      status: 'offline',
+      disconnectReason: 'server-shutdown',
+    });
+    await watcher.stop();
+  });
+
+  it('keeps device_stats in step with the bulk updates', async () => {
+    const stats = await t.db
+      .selectFrom('device_stats')
+      .select(['status', (eb) => eb.fn.sum<number>('n').as('n')])
+      .groupBy('status')
+      .execute();
+    const actual = await t.db
+      .selectFrom('device')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    const asMap = (rows: { status: string; n: number | string }[]) =>
+      Object.fromEntries(rows.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)]));
+    expect(asMap(stats)).toEqual(asMap(actual));
+  });
+});

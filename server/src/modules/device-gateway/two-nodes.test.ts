@@ -1,0 +1,131 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { TDeviceLive } from '@blrms/contracts';
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp, type App } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { RedisBus } from '../../platform/bus/redis-bus.js';
+import { createDatabase, type DatabaseHandle } from '../../platform/db/database.js';
+import { ADMIN_PASSWORD, TEST_HASH_COST, createTestApp, type TestContext } from '../../test/app.js';
+import { client, type Client } from '../../test/devices.js';
+import { RecordingSink, connectDevice, expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+
+// Runs where PostgreSQL and Redis are reachable:
+// DATABASE_URL=postgres://... REDIS_URL=redis://127.0.0.1:6379 npx vitest run ...
+describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL and Redis', () => {
+  let nodeA: TestContext;
+  let nodeB: App;
+  let databaseB: DatabaseHandle;
+  let busB: RedisBus;
+  let apiA: Client;
+  let apiB: Client;
+  let urlA: string;
+  let urlB: string;
+  let key: string;
+  const liveOnB: TDeviceLive[] = [];
+  const open: MqttClient[] = [];
+  const log = pino({ level: 'silent' });
+
+  beforeAll(async () => {
+    nodeA = await createTestApp({
+      app: {
+        mqtt: { port: 0 },
+        uplinkSink: new RecordingSink(),
+        bus: await RedisBus.connect(redisUrl ?? '', log),
+      },
+    });
+    // Node B opens the database node A created.
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
+      nodeA.db,
+    );
+    const url = new URL(databaseUrl ?? '');
+    url.pathname = `/${rows[0]?.name ?? ''}`;
+    databaseB = createDatabase({ dialect: 'postgres', url: url.toString() });
+    busB = await RedisBus.connect(redisUrl ?? '', log);
+    busB.subscribe('device.live', ({ devices }) => liveOnB.push(...devices));
+    nodeB = await buildApp(
+      {
+        ...loadConfig({ ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
+        webDist: path.join(os.tmpdir(), 'blrms-no-console'),
+      },
+      {
+        database: databaseB,
+        bus: busB,
+        hashCost: TEST_HASH_COST,
+        clock: nodeA.clock.read,
+        logger: false,
+        mqtt: { port: 0 },
+        uplinkSink: new RecordingSink(),
+      },
+    );
+    // Sessions live in the database: node A's login works on node B.
+    const token = await nodeA.login('admin', ADMIN_PASSWORD);
+    apiA = client(nodeA, token);
+    apiB = client({ ...nodeA, app: nodeB }, token);
+    urlA = `mqtt://127.0.0.1:${nodeA.app.deviceGateway.port}`;
+    urlB = `mqtt://127.0.0.1:${nodeB.deviceGateway.port}`;
+    key = (await apiA.ok('POST', '/device/token/add', { name: 'Two nodes', autoRegister: true }))
+      .tokenKey;
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
+  });
+  afterAll(async () => {
+    await nodeB?.close();
+    await databaseB?.db.destroy();
+    await nodeA?.close();
+  });
+
+  async function device(url: string, sn: string, password = key) {
+    const connection = await connectDevice(url, sn, password);
+    open.push(connection);
+    return connection;
+  }
+
+  it('shows a device connected to node A online on node B, through the bus', async () => {
+    const sn = uniqueSn('TWO');
+    const connection = await device(urlA, sn);
+    await expectDevice(apiB, sn, { status: 'online', ip: '127.0.0.1' });
+    await vi.waitFor(() =>
+      expect(liveOnB.filter((d) => d.sn === sn).at(-1)).toMatchObject({ status: 'online' }),
+    );
+    await connection.endAsync();
+    await expectDevice(apiB, sn, { status: 'offline', disconnectReason: 'client-disconnect' });
+    await vi.waitFor(() =>
+      expect(liveOnB.filter((d) => d.sn === sn).at(-1)).toMatchObject({ status: 'offline' }),
+    );
+  });
+
+  it('keeps a device online on node B when its stale connection on node A dies later', async () => {
+    const sn = uniqueSn('TWO');
+    const stale = await device(urlA, sn);
+    await expectDevice(apiA, sn, { status: 'online' });
+    await device(urlB, sn);
+    await new Promise((r) => setTimeout(r, 300));
+    stale.stream.destroy();
+    await new Promise((r) => setTimeout(r, 500));
+    await expectDevice(apiA, sn, { status: 'online' });
+  });
+
+  it('closes a connection on node A when its token is disabled through node B', async () => {
+    const token = await apiB.ok('POST', '/device/token/add', { name: 'Kick', autoRegister: true });
+    const sn = uniqueSn('TWO');
+    const connection = await device(urlA, sn, token.tokenKey);
+    await expectDevice(apiB, sn, { status: 'online' });
+    const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
+    await apiB.ok('PUT', '/device/token/edit', {
+      id: token.id,
+      name: 'Kick',
+      autoRegister: true,
+      enabled: false,
+    });
+    await closed;
+    await expectDevice(apiB, sn, { status: 'offline', disconnectReason: 'token-disabled' });
+  });
+});

@@ -1,0 +1,93 @@
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { expect, vi } from 'vitest';
+import type { TDevice, TTelemetryPayload } from '@blrms/contracts';
+import type {
+  DeviceEventInput,
+  DeviceRef,
+  UplinkSink,
+} from '../modules/device-gateway/uplink-sink.js';
+import type { Client } from './devices.js';
+
+/** What the gateway handed to the device-data module, for assertions. */
+export class RecordingSink implements UplinkSink {
+  readonly telemetry: { device: DeviceRef; payload: TTelemetryPayload }[] = [];
+  readonly events: (DeviceEventInput & { sn: string; deviceId: string })[] = [];
+
+  recordTelemetry(device: DeviceRef, payload: TTelemetryPayload): void {
+    this.telemetry.push({
+      device: { id: device.id, companyId: device.companyId, sn: device.sn },
+      payload,
+    });
+  }
+
+  recordEvent(device: DeviceRef, event: DeviceEventInput): void {
+    this.events.push({ ...event, sn: device.sn, deviceId: device.id });
+  }
+
+  eventsOf(sn: string, code?: string) {
+    return this.events.filter((e) => e.sn === sn && (code === undefined || e.code === code));
+  }
+}
+
+let counter = 0;
+/** An SN no other test (nor an earlier run against a persistent broker) has used. */
+export function uniqueSn(prefix = 'GW'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** A device's MQTT connection: clientId and username are the SN, the password the token key. */
+export function connectDevice(
+  url: string,
+  sn: string,
+  key: string,
+  options: IClientOptions = {},
+): Promise<MqttClient> {
+  return mqtt.connectAsync(
+    url,
+    {
+      clientId: sn,
+      username: sn,
+      password: key,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      ...options,
+    },
+    false,
+  );
+}
+
+/** The CONNACK return code of a refused connection. */
+export async function refusalCode(url: string, sn: string, key: string): Promise<number> {
+  try {
+    const device = await connectDevice(url, sn, key);
+    await device.endAsync();
+    return 0;
+  } catch (error) {
+    return (error as { code?: number }).code ?? -1;
+  }
+}
+
+export async function findDevice(api: Client, sn: string): Promise<TDevice | undefined> {
+  const page = await api.ok('GET', `/device/device/list?sn=${encodeURIComponent(sn)}&pageSize=10`);
+  return (page.records as TDevice[]).find((d) => d.sn === sn);
+}
+
+/** Waits until the API shows the device so (the console's promise is 1 s; 2 s leaves CI slack). */
+export async function expectDevice(
+  api: Client,
+  sn: string,
+  expected: Partial<TDevice>,
+  timeout = 2000,
+): Promise<TDevice> {
+  let found: TDevice | undefined;
+  await vi.waitFor(
+    async () => {
+      found = await findDevice(api, sn);
+      expect(found).toMatchObject(expected);
+    },
+    { timeout, interval: 25 },
+  );
+  if (!found) throw new Error(`device ${sn} not found`);
+  return found;
+}
