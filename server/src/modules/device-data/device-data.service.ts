@@ -22,6 +22,7 @@ import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { DeviceEventTable } from '../../platform/db/schema.js';
 import { AppError, forbidden } from '../../platform/http/app-error.js';
+import type { FleetCompany } from '../../platform/ws/socket-hub.js';
 import type { DeviceService } from '../device/device.service.js';
 import { iso, pageResult, type Page } from '../device/paging.js';
 import {
@@ -547,12 +548,30 @@ export class DeviceDataService {
 
   // ---------------------------------------------------------------- console sockets
 
-  /** Companies of the session in which the user may watch the fleet's status (`device:list`). */
-  async fleetCompanies(session: Session): Promise<string[]> {
+  /** Companies of the session in which the user holds `device:list`. */
+  private async deviceListCompanies(session: Session): Promise<string[]> {
     const allowed = await Promise.all(
       session.companyIds.map((c) => this.permissions.has(session.userId, c, DEVICE_LIST)),
     );
     return session.companyIds.filter((_, i) => allowed[i]);
+  }
+
+  /**
+   * Companies of the session in which the user may watch the fleet's status (`device:list`), each
+   * with whether their data rules narrow it: then every status change is filtered for them
+   * ({@link visibleDevices}), as the device list would be.
+   */
+  async fleetCompanies(session: Session): Promise<FleetCompany[]> {
+    const companies = await this.deviceListCompanies(session);
+    const narrowed = await Promise.all(
+      companies.map((c) => this.devices.hasDataRules(scopeOf(session, c))),
+    );
+    return companies.map((companyId, i) => ({ companyId, narrowed: narrowed[i] === true }));
+  }
+
+  /** Of these devices of the company, those the user's device list shows (data rules included). */
+  visibleDevices(session: Session, companyId: string, deviceIds: string[]): Promise<string[]> {
+    return this.devices.visibleIds(scopeOf(session, companyId), deviceIds);
   }
 
   /**
@@ -564,7 +583,7 @@ export class DeviceDataService {
     session: Session,
     deviceId: string,
   ): Promise<'allowed' | 'forbidden' | 'not-found'> {
-    const companies = await this.fleetCompanies(session);
+    const companies = await this.deviceListCompanies(session);
     if (companies.length === 0) return 'forbidden';
     for (const companyId of companies) {
       try {

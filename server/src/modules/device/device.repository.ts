@@ -244,6 +244,19 @@ export class DeviceRepository {
       .execute();
   }
 
+  /** Of `ids`, those the caller may see (company and data rules), in batches of LOOKUP_BATCH. */
+  async visibleIds(companyId: string, ids: string[], rules: DataRuleFilter): Promise<string[]> {
+    const found: string[] = [];
+    for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
+      const rows = await this.filtered(companyId, {}, rules)
+        .select('device.id')
+        .where('device.id', 'in', ids.slice(i, i + LOOKUP_BATCH))
+        .execute();
+      for (const r of rows) found.push(r.id);
+    }
+    return found;
+  }
+
   /** Of `sns`, those already registered under the token. */
   async existingSns(tokenId: string, sns: string[]): Promise<Set<string>> {
     const found = new Set<string>();

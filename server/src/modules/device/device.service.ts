@@ -175,6 +175,17 @@ export class DeviceService {
     return toDevice(row);
   }
 
+  /** Whether the caller's data rules narrow the devices the list shows them. */
+  async hasDataRules(scope: Scope): Promise<boolean> {
+    return (await this.rules(scope)).kind !== 'all';
+  }
+
+  /** Of `ids`, the devices the list would show the caller. */
+  async visibleIds(scope: Scope, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return this.repository.visibleIds(scope.companyId, ids, await this.rules(scope));
+  }
+
   async add(scope: Scope, input: TDeviceCreate, origin: ActionOrigin): Promise<TDevice> {
     const token = await this.tokens.forDevices(scope, input.tokenId);
     if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);

@@ -10,7 +10,7 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { OPERATOR_ROLE_ID, departId } from '../../db/seed/seed.js';
+import { OPERATOR_ROLE_ID, departId, permissionId } from '../../db/seed/seed.js';
 import type { DataDevice } from '../../modules/device-data/device-data.service.js';
 import {
   ADMIN_PASSWORD,
@@ -430,6 +430,97 @@ describe('device channels of the console websocket', () => {
       reason: 'not-found',
     });
     expect(await p.subscribe(`device:${s27x.id}`)).toMatchObject({ type: 'subscribed' });
+  });
+
+  it('sends `devices` only the status changes of devices the user’s data rules show, in order', async () => {
+    const ownOnly = await createDataRule(t, 'device-list', {
+      column: 'ownerId',
+      operator: 'EQ',
+      value: '#{sys_user_id}',
+    });
+    const role = await createRole(t, PLATFORM_ID, [...DEVICE_PAGES, ...DEVICE_BUTTONS], {
+      'device-list': [ownOnly],
+    });
+    const owner = await signIn('ownonly', 'Own-Only-Pass-1', [role]);
+    const ownerApi = client(t, owner.token);
+    const token = await ownerApi.ok('POST', '/device/token/add', { name: 'own' });
+    const own = await ownerApi.ok('POST', '/device/device/add', {
+      tokenId: token.id,
+      sn: 'OWN-1',
+      name: 'own',
+      series: 'R40',
+    });
+    const mine: DataDevice = { id: own.id, companyId: PLATFORM_ID, sn: 'OWN-1' };
+    // Two tabs of the user, and an administrator.
+    const tabs = [await open(owner), await open(owner)];
+    const full = await open(admin);
+    for (const p of [...tabs, full]) {
+      expect(await p.subscribe('devices')).toEqual({ type: 'subscribed', channel: 'devices' });
+    }
+
+    const batches = [
+      [live(r40, 'online')],
+      [live(s27x, 'offline'), live(mine, 'online'), live(r40, 'offline')],
+      [live(mine, 'offline')],
+    ];
+    for (const devices of batches) {
+      await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices });
+    }
+    for (const p of tabs) {
+      await p.until((m) => m.type === 'device-status' && m.devices[0]?.status === 'offline');
+      await p.drained();
+      expect(p.of('device-status')).toEqual([
+        { type: 'device-status', devices: [live(mine, 'online')] },
+        { type: 'device-status', devices: [live(mine, 'offline')] },
+      ]);
+    }
+    await full.drained();
+    expect(full.of('device-status')).toEqual(
+      batches.map((devices) => ({ type: 'device-status', devices })),
+    );
+  });
+
+  it('applies data rules a user gains to the status changes their open `devices` gets', async () => {
+    const role = await createRole(t, PLATFORM_ID, DEVICE_PAGES);
+    const user = await signIn('narrowedlater', 'Narrowed-Later-Pass-1', [role]);
+    const p = await open(user);
+    await p.subscribe('devices');
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    await p.next('device-status');
+
+    const onlyS27x = await createDataRule(t, 'device-list', {
+      column: 'series',
+      operator: 'EQ',
+      value: 'S27X',
+    });
+    await t.db
+      .updateTable('sys_role_permission')
+      .set({ data_rule_ids: onlyS27x })
+      .where('role_id', '=', role)
+      .where('permission_id', '=', permissionId('device-list'))
+      .execute();
+    await t.bus.publish('auth.permissions-changed', { userId: user.id });
+    // The socket is checked again in the background: once a batch comes filtered, it is done.
+    const isS27xOnly = (m: TServerMessage) =>
+      m.type === 'device-status' && m.devices.length === 1 && m.devices[0]?.id === s27x.id;
+    const both = [live(r40, 'offline'), live(s27x, 'online')];
+    for (let i = 0; i < 100 && !p.messages.some(isS27xOnly); i++) {
+      await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: both });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const narrowedFrom = p.messages.findIndex(isS27xOnly);
+    expect(narrowedFrom).toBeGreaterThan(0);
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
+    const last = [live(r40, 'online'), live(s27x, 'offline')];
+    await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: last });
+    await p.until((m) => isS27xOnly(m) && m.type === 'device-status' && !m.devices[0]?.ip);
+    await p.drained();
+    const since = p.messages
+      .slice(narrowedFrom)
+      .filter((m) => m.type === 'device-status')
+      .flatMap((m) => m.devices);
+    expect(since.map((d) => d.id)).not.toContain(r40.id);
+    expect(since.at(-1)).toEqual(live(s27x, 'offline'));
   });
 
   it('refuses what is not a channel, and more device channels than the cap', async () => {

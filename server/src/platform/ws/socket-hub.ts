@@ -37,11 +37,27 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const DEVICE_CHANNEL_PREFIX = 'device:';
 /** RFC 6455: the server hit an unexpected condition. */
 const WS_CLOSE_INTERNAL_ERROR = 1011;
+/**
+ * Status batches of one socket waiting for its data rules' check, at most: a socket that falls
+ * this far behind (the database is slow) is dropped like one that does not read its messages.
+ */
+const MAX_FILTER_BACKLOG = 100;
+/** A status batch whose data-rule check failed. */
+const CHECK_FAILED = Symbol('check failed');
+
+/** A company whose device status changes a socket may watch (`devices`). */
+export interface FleetCompany {
+  companyId: string;
+  /** The user's data rules hide some of the company's devices from them. */
+  narrowed: boolean;
+}
 
 /** What the hub asks before it lets a socket watch devices. */
 export interface DeviceWatchAccess {
-  /** Companies of the session in which the user may watch every device's status. */
-  fleetCompanies(session: Session): Promise<string[]>;
+  /** Companies of the session in which the user may watch device status. */
+  fleetCompanies(session: Session): Promise<FleetCompany[]>;
+  /** Of these devices of the company, those the user may see (their data rules applied). */
+  visibleDevices(session: Session, companyId: string, deviceIds: string[]): Promise<string[]>;
   /** Whether the user may watch one device (its status, telemetry and events). */
   deviceAccess(session: Session, deviceId: string): Promise<'allowed' | 'forbidden' | 'not-found'>;
 }
@@ -54,6 +70,14 @@ interface Client {
   expiry: NodeJS.Timeout;
   /** Companies whose device status changes the socket gets (`devices`); empty when unsubscribed. */
   fleet: string[];
+  /** Of `fleet`, the companies whose status changes are filtered by the user's data rules. */
+  narrowedIn: Set<string>;
+  /**
+   * Status batches on their way to the socket after a data-rule check; later batches queue behind
+   * them, so that the socket gets them in order.
+   */
+  backlog: Promise<void>;
+  backlogSize: number;
   /** Devices the socket watches (`device:{id}`). */
   devices: Set<string>;
   /** Channels whose subscription is being checked; an unsubscribe meanwhile cancels it. */
@@ -76,10 +100,10 @@ function offeredToken(request: IncomingMessage): string | undefined {
  * socket for another user's id with 4403. Sockets close when their session is revoked or expires.
  * Messages reach sockets through the bus, so a publish on any node reaches every node's sockets.
  *
- * Device channels are subscriptions of one socket: `devices` (status changes of the companies in
- * which the user holds `device:list`) and `device:{id}` (status, telemetry and events of a device
- * the user may see, data rules included). They are checked when made and again when the user's
- * grants change; sockets are indexed by company and by device, so a bus message costs its
+ * Device channels are subscriptions of one socket: `devices` (status changes of the devices the
+ * user's device list shows, in the companies in which they hold `device:list`) and `device:{id}`
+ * (status, telemetry and events of a device the user may see, data rules included). They are
+ * checked when made and again when the user's grants change; sockets are indexed by company and by device, so a bus message costs its
  * recipients, not a scan of every socket.
  */
 export class SocketHub {
@@ -195,6 +219,9 @@ export class SocketHub {
       alive: true,
       expiry: setTimeout(() => ws.close(WS_CLOSE_UNAUTHORIZED, 'session expired'), expiresIn),
       fleet: [],
+      narrowedIn: new Set(),
+      backlog: Promise.resolve(),
+      backlogSize: 0,
       devices: new Set(),
       pending: new Set(),
     };
@@ -247,7 +274,7 @@ export class SocketHub {
     }
     client.pending.add(channel);
     let outcome: 'allowed' | 'forbidden' | 'not-found';
-    let companies: string[] = [];
+    let companies: FleetCompany[] = [];
     try {
       if (deviceId === null) {
         companies = await this.access.fleetCompanies(client.session);
@@ -306,14 +333,15 @@ export class SocketHub {
     }
   }
 
-  private setFleet(client: Client, companies: string[]) {
+  private setFleet(client: Client, companies: FleetCompany[]) {
     for (const companyId of client.fleet) {
       const set = this.fleetByCompany.get(companyId);
       set?.delete(client);
       if (set?.size === 0) this.fleetByCompany.delete(companyId);
     }
-    client.fleet = companies;
-    for (const companyId of companies) {
+    client.fleet = companies.map((c) => c.companyId);
+    client.narrowedIn = new Set(companies.filter((c) => c.narrowed).map((c) => c.companyId));
+    for (const { companyId } of companies) {
       const set = this.fleetByCompany.get(companyId) ?? new Set<Client>();
       set.add(client);
       this.fleetByCompany.set(companyId, set);
@@ -339,14 +367,34 @@ export class SocketHub {
   }
 
   /**
-   * The whole change goes, serialized once, to the company's `devices` sockets; each device's
-   * own watchers that are not among them get that device's change, serialized once per device.
+   * The whole change goes, serialized once, to the company's `devices` sockets whose users see
+   * every device; sockets whose users' data rules narrow the list get the devices they may see
+   * (one query and one serialization per user). Each device's own watchers that are not among
+   * them get that device's change, serialized once per device.
    */
   private deviceLive(companyId: string, devices: TDeviceLive[]) {
     const fleet = this.fleetByCompany.get(companyId);
     if (fleet) {
-      const text = JSON.stringify({ type: 'device-status', devices } satisfies TServerMessage);
-      for (const client of fleet) this.deliver(client, text);
+      let text: string | undefined;
+      const narrowed = new Map<string, { session: Session; clients: Client[] }>();
+      for (const client of fleet) {
+        if (client.narrowedIn.has(companyId)) {
+          const { userId, username, orgCode } = client.session;
+          // What the rules' variables are replaced with: sockets that agree share one query.
+          const key = JSON.stringify([userId, username, orgCode]);
+          const group = narrowed.get(key) ?? { session: client.session, clients: [] };
+          group.clients.push(client);
+          narrowed.set(key, group);
+          continue;
+        }
+        text ??= JSON.stringify({ type: 'device-status', devices } satisfies TServerMessage);
+        if (client.backlogSize === 0) this.deliver(client, text);
+        else this.queue(client, companyId, Promise.resolve(text));
+      }
+      for (const { session, clients } of narrowed.values()) {
+        const shown = this.visibleStatus(session, companyId, devices);
+        for (const client of clients) this.queue(client, companyId, shown);
+      }
     }
     if (this.watchersByDevice.size === 0) return;
     for (const device of devices) {
@@ -362,6 +410,59 @@ export class SocketHub {
         this.deliver(client, text);
       }
     }
+  }
+
+  /**
+   * The message of the devices of a batch that the user may see; null when they see none of them.
+   * A failed check is logged here, once for all of the user's sockets.
+   */
+  private async visibleStatus(
+    session: Session,
+    companyId: string,
+    devices: TDeviceLive[],
+  ): Promise<string | null | typeof CHECK_FAILED> {
+    try {
+      const ids = new Set(
+        await this.access.visibleDevices(
+          session,
+          companyId,
+          devices.map((d) => d.id),
+        ),
+      );
+      const shown = devices.filter((d) => ids.has(d.id));
+      if (shown.length === 0) return null;
+      return JSON.stringify({ type: 'device-status', devices: shown } satisfies TServerMessage);
+    } catch (err) {
+      this.log.warn({ err, userId: session.userId }, 'websocket device filter failed');
+      return CHECK_FAILED;
+    }
+  }
+
+  /** Sends a status batch of the company once those queued before it on the socket are sent. */
+  private queue(
+    client: Client,
+    companyId: string,
+    message: Promise<string | null | typeof CHECK_FAILED>,
+  ) {
+    if (client.backlogSize >= MAX_FILTER_BACKLOG) {
+      this.log.info({ userId: client.session.userId }, 'websocket dropped: not keeping up');
+      client.socket.terminate();
+      return;
+    }
+    client.backlogSize += 1;
+    client.backlog = client.backlog
+      .then(() => message)
+      .then((text) => {
+        client.backlogSize -= 1;
+        // The socket may have left `devices`, or lost the company, while the batch was checked.
+        if (text === null || !client.fleet.includes(companyId)) return;
+        if (text === CHECK_FAILED) {
+          // The console reconnects and reloads what it shows: no status change goes missing.
+          client.socket.close(WS_CLOSE_INTERNAL_ERROR, 'device filter failed');
+        } else {
+          this.deliver(client, text);
+        }
+      });
   }
 
   private deliver(client: Client, text: string) {
