@@ -20,6 +20,7 @@ export const MQTT_WS_PATH = '/mqtt';
 const DISCARDED_TOPIC = '$blrms/discarded';
 
 const REFUSED_LOG_INTERVAL_MS = 10_000;
+const SYS_PREFIX = '$SYS/';
 
 export interface EmbeddedBrokerOptions {
   /** This node's id: the Aedes broker id. */
@@ -43,6 +44,8 @@ interface ConnectionState<S> {
   /** A newer connection with the same client id, until that one is registered. */
   takenOverBy: Client | null;
 }
+
+type AedesPublish = (packet: PublishPacket, ...rest: unknown[]) => void;
 
 const STATE = Symbol('blrms.connection');
 type Tracked<S> = Client & { [STATE]?: ConnectionState<S> };
@@ -111,6 +114,17 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
         if (client) this.published(client as Tracked<S>, packet);
       },
     });
+    // Aedes announces every connect, subscribe and disconnect on `$SYS/…` topics that nothing here
+    // reads (devices may not subscribe to them; the gateway hears the events directly), and each
+    // announcement went through the topic matchers: dropped before it is built into a packet.
+    // (Aedes itself also calls it as publish(packet, client, done).)
+    const broker = this.broker as unknown as { publish: AedesPublish };
+    const publish = broker.publish.bind(this.broker);
+    broker.publish = (packet, ...rest) => {
+      if (!packet.topic.startsWith(SYS_PREFIX)) return publish(packet, ...rest);
+      const done = rest.at(-1);
+      if (typeof done === 'function') (done as () => void)();
+    };
     this.broker.on('client', (client: Tracked<S>) => {
       const state = stateOf(client);
       state.registered = true;
