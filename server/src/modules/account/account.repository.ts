@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/database.js';
 import type { SysVerifyCodeTable } from '../../platform/db/schema.js';
+import { readSetting, writeSetting } from '../../platform/db/settings.js';
 
 /** Accounts are global (usernames, phones and emails are unique across companies). */
 export class AccountRepository {
@@ -91,22 +92,11 @@ export class AccountRepository {
       .execute();
   }
 
-  async readSetting(key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('sys_setting')
-      .select('setting_value')
-      .where('setting_key', '=', key)
-      .executeTakeFirst();
-    return row?.setting_value;
+  readSetting(key: string): Promise<string | undefined> {
+    return readSetting(this.db, key);
   }
 
-  async writeSetting(key: string, value: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('sys_setting')
-      .values({ setting_key: key, setting_value: value, update_time: now })
-      .onConflict((oc) =>
-        oc.column('setting_key').doUpdateSet({ setting_value: value, update_time: now }),
-      )
-      .execute();
+  writeSetting(key: string, value: string, now: number): Promise<void> {
+    return writeSetting(this.db, key, value, now);
   }
 }

@@ -8,6 +8,7 @@ import type {
   DeviceTelemetryTable,
 } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { readSetting, writeSetting } from '../../platform/db/settings.js';
 
 /**
  * Rows per INSERT statement. SQLite allows 32,766 bound parameters per statement and PostgreSQL
@@ -323,22 +324,11 @@ export class DeviceDataRepository {
     return Number(result.numDeletedRows);
   }
 
-  async readRetention(): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('sys_setting')
-      .select('setting_value')
-      .where('setting_key', '=', RETENTION_SETTING)
-      .executeTakeFirst();
-    return row?.setting_value;
+  readRetention(): Promise<string | undefined> {
+    return readSetting(this.db, RETENTION_SETTING);
   }
 
-  async writeRetention(value: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('sys_setting')
-      .values({ setting_key: RETENTION_SETTING, setting_value: value, update_time: now })
-      .onConflict((oc) =>
-        oc.column('setting_key').doUpdateSet({ setting_value: value, update_time: now }),
-      )
-      .execute();
+  writeRetention(value: string, now: number): Promise<void> {
+    return writeSetting(this.db, RETENTION_SETTING, value, now);
   }
 }

@@ -24,6 +24,7 @@ import type { DeviceEventTable } from '../../platform/db/schema.js';
 import { AppError, forbidden } from '../../platform/http/app-error.js';
 import type { FleetCompany } from '../../platform/ws/socket-hub.js';
 import type { DeviceService } from '../device/device.service.js';
+import type { DeviceEventInput, DeviceRef } from '../device-gateway/uplink-sink.js';
 import { iso, pageResult, type Page } from '../device/paging.js';
 import {
   mergeLatest,
@@ -31,22 +32,6 @@ import {
   type LatestValues,
   type TelemetrySample,
 } from './device-data.repository.js';
-
-/** The device a message came from, as the MQTT gateway knows it. */
-export interface DataDevice {
-  id: string;
-  companyId: string;
-  sn: string;
-}
-
-export interface DeviceEventInput {
-  level: TEventLevel;
-  code: string;
-  message: string;
-  /** Device time; missing means the time it was received. */
-  ts?: number;
-  source: 'device' | 'platform';
-}
 
 /** Buffered rows are written every FLUSH_INTERVAL_MS, or at once when FLUSH_ROWS are waiting. */
 const FLUSH_INTERVAL_MS = 200;
@@ -110,14 +95,14 @@ function cut(text: string, max: number): string {
 }
 
 interface PendingSample {
-  device: DataDevice;
+  device: DeviceRef;
   ts: number;
   receivedAt: number;
   values: TTelemetryValues;
 }
 
 interface PendingEvent {
-  device: DataDevice;
+  device: DeviceRef;
   row: DeviceEventTable;
 }
 
@@ -242,7 +227,7 @@ export class DeviceDataService {
 
   // ---------------------------------------------------------------- ingest (MQTT hot path)
 
-  recordTelemetry(device: DataDevice, payload: TTelemetryPayload, receivedAt: number): void {
+  recordTelemetry(device: DeviceRef, payload: TTelemetryPayload, receivedAt: number): void {
     if (!this.admit(device.id)) return;
     const ts = timeOf(payload.ts, receivedAt);
     this.pendingSamples.push({ device, ts, receivedAt, values: payload.values });
@@ -250,7 +235,7 @@ export class DeviceDataService {
     this.queuedRow();
   }
 
-  recordEvent(device: DataDevice, event: DeviceEventInput, receivedAt: number): void {
+  recordEvent(device: DeviceRef, event: DeviceEventInput, receivedAt: number): void {
     if (!this.admit(device.id)) return;
     this.pendingEvents.push({
       device,

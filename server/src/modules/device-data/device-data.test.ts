@@ -9,7 +9,7 @@ import {
   createRole,
   type Client,
 } from '../../test/devices.js';
-import type { DataDevice } from './device-data.service.js';
+import type { DeviceRef } from '../device-gateway/uplink-sink.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -19,16 +19,16 @@ describe('device telemetry and events', () => {
   let acmeAdmin: Client;
   let narrow: Client;
   let keeper: Client;
-  let r40: DataDevice;
-  let s27x: DataDevice;
-  let acmeDevice: DataDevice;
+  let r40: DeviceRef;
+  let s27x: DeviceRef;
+  let acmeDevice: DeviceRef;
   let now: number;
 
   const iso = (time: number) => new Date(time).toISOString();
-  const record = (device: DataDevice, values: Record<string, number>, at: number, ts?: number) =>
+  const record = (device: DeviceRef, values: Record<string, number>, at: number, ts?: number) =>
     t.app.deviceData.recordTelemetry(device, ts === undefined ? { values } : { ts, values }, at);
   const event = (
-    device: DataDevice,
+    device: DeviceRef,
     level: TDeviceEvent['level'],
     code: string,
     at: number,
@@ -315,7 +315,7 @@ describe('device telemetry and events', () => {
     expect(await t.app.deviceData.purgeExpired()).toEqual({ samples: 0, events: 0 });
   });
 
-  const newDevice = async (sn: string): Promise<DataDevice> => {
+  const newDevice = async (sn: string): Promise<DeviceRef> => {
     const tokenId = (await admin.ok('POST', '/device/token/add', { name: sn })).id;
     const device = await admin.ok('POST', '/device/device/add', {
       tokenId,
@@ -325,7 +325,7 @@ describe('device telemetry and events', () => {
     });
     return { id: device.id, companyId: PLATFORM_COMPANY_ID, sn };
   };
-  const rowsOf = async (device: DataDevice) => {
+  const rowsOf = async (device: DeviceRef) => {
     const count = async (table: 'device_telemetry' | 'device_telemetry_latest' | 'device_event') =>
       Number(
         (

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceTable } from '../../platform/db/schema.js';
+import { insertSettingIfAbsent, readSetting } from '../../platform/db/settings.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
 const LIVE_COLUMNS = [
@@ -280,21 +281,12 @@ export class GatewayRepository {
     return rows;
   }
 
-  async readSetting(key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('sys_setting')
-      .select('setting_value')
-      .where('setting_key', '=', key)
-      .executeTakeFirst();
-    return row?.setting_value;
+  readSetting(key: string): Promise<string | undefined> {
+    return readSetting(this.db, key);
   }
 
   /** Stores the value unless the key exists: the first node to start wins. */
-  async insertSettingIfAbsent(key: string, value: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('sys_setting')
-      .values({ setting_key: key, setting_value: value, update_time: now })
-      .onConflict((oc) => oc.column('setting_key').doNothing())
-      .execute();
+  insertSettingIfAbsent(key: string, value: string, now: number): Promise<void> {
+    return insertSettingIfAbsent(this.db, key, value, now);
   }
 }

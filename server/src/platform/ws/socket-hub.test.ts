@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { OPERATOR_ROLE_ID, departId, permissionId } from '../../db/seed/seed.js';
-import type { DataDevice } from '../../modules/device-data/device-data.service.js';
+import type { DeviceRef } from '../../modules/device-gateway/uplink-sink.js';
 import {
   ADMIN_PASSWORD,
   PLATFORM_ID,
@@ -242,9 +242,9 @@ describe('device channels of the console websocket', () => {
   let base: string;
   let admin: { id: string; token: string };
   let api: Client;
-  let r40: DataDevice;
-  let s27x: DataDevice;
-  let otherCompanyDevice: DataDevice;
+  let r40: DeviceRef;
+  let s27x: DeviceRef;
+  let otherCompanyDevice: DeviceRef;
   const probes: Probe[] = [];
   const open = async (user: { id: string; token: string }) => {
     const p = new Probe(base, user.id, user.token);
@@ -256,7 +256,7 @@ describe('device channels of the console websocket', () => {
     const id = await t.createUser({ username, password, roleIds });
     return { id, token: await t.login(username, password) };
   };
-  const live = (device: DataDevice, status: 'online' | 'offline'): TDeviceLive => ({
+  const live = (device: DeviceRef, status: 'online' | 'offline'): TDeviceLive => ({
     id: device.id,
     sn: device.sn,
     groupId: null,
@@ -270,7 +270,7 @@ describe('device channels of the console websocket', () => {
     lastDisconnectAt: null,
     disconnectReason: null,
   });
-  const addDevice = async (tokenId: string, sn: string, series: string): Promise<DataDevice> => {
+  const addDevice = async (tokenId: string, sn: string, series: string): Promise<DeviceRef> => {
     const device = await api.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series });
     return { id: device.id, companyId: PLATFORM_ID, sn };
   };
@@ -450,7 +450,7 @@ describe('device channels of the console websocket', () => {
       name: 'own',
       series: 'R40',
     });
-    const mine: DataDevice = { id: own.id, companyId: PLATFORM_ID, sn: 'OWN-1' };
+    const mine: DeviceRef = { id: own.id, companyId: PLATFORM_ID, sn: 'OWN-1' };
     // Two tabs of the user, and an administrator.
     const tabs = [await open(owner), await open(owner)];
     const full = await open(admin);
@@ -531,7 +531,7 @@ describe('device channels of the console websocket', () => {
       reason: 'invalid',
     });
     const token = await api.ok('POST', '/device/token/add', { name: 'many' });
-    const many: DataDevice[] = [];
+    const many: DeviceRef[] = [];
     for (let i = 0; i <= MAX_DEVICE_CHANNELS; i++)
       many.push(await addDevice(token.id, `CAP-${i}`, 'R40'));
     for (const device of many.slice(0, MAX_DEVICE_CHANNELS)) {
