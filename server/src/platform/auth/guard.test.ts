@@ -28,6 +28,9 @@ describe('route access declarations', () => {
       'HEAD /api/health',
       'HEAD /api/sys/randomImage/:key',
       'HEAD /api/sys/user/registerCheck',
+      // The broker's hooks: no session, the shared secret instead (mqtt-hook.routes.test.ts).
+      'POST /api/mqtt/acl',
+      'POST /api/mqtt/auth',
       'POST /api/sys/login',
       'POST /api/sys/logout',
       'POST /api/sys/phoneLogin',
