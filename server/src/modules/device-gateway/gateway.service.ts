@@ -19,6 +19,7 @@ import {
   type TMqttAuthRequest,
   type TMqttHookResult,
   type TMqttHookSecret,
+  type TParsedTopic,
   type TRefusalReason,
   type TStatusPayload,
 } from '@blrms/contracts';
@@ -398,15 +399,15 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   message(message: InboundMessage<DeviceSession>): void {
     const receivedAt = this.deps.clock();
-    if (message.session) {
-      this.uplink(message.session, message, receivedAt);
-      return;
-    }
     const parsed = parseTopic(message.topic);
     if (!parsed || parsed.direction !== 'up') return;
+    if (message.session) {
+      this.uplink(message.session, parsed, message, receivedAt);
+      return;
+    }
     this.externalDevice(parsed.sn).then(
       (device) => {
-        if (device) this.uplink(device, message, receivedAt);
+        if (device) this.uplink(device, parsed, message, receivedAt);
       },
       (error: unknown) => this.log.error({ err: error, sn: parsed.sn }, 'device lookup failed'),
     );
@@ -633,11 +634,11 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   private uplink(
     device: DeviceSession,
+    parsed: Extract<TParsedTopic, { direction: 'up' }>,
     message: InboundMessage<DeviceSession>,
     receivedAt: number,
   ): void {
-    const parsed = parseTopic(message.topic);
-    if (!parsed || parsed.direction !== 'up' || parsed.sn !== device.sn) return;
+    if (parsed.sn !== device.sn) return;
     // An empty payload is how MQTT deletes a retained message: nothing was reported.
     if (message.payload.length === 0) return;
     if (message.payload.length > MQTT_PAYLOAD_MAX_BYTES) {
