@@ -44,6 +44,7 @@ import { DeviceDataService } from './modules/device-data/device-data.service.js'
 import { GatewayRepository } from './modules/device-gateway/gateway.repository.js';
 import { GatewayService, type GatewayOptions } from './modules/device-gateway/gateway.service.js';
 import { mqttHookRoutes } from './modules/device-gateway/mqtt-hook.routes.js';
+import { UplinkRouter } from './modules/device-gateway/uplink-router.js';
 import type { UplinkSink } from './modules/device-gateway/uplink-sink.js';
 import { DeviceLogRepository } from './modules/device/device-log.repository.js';
 import { deviceLogRoutes } from './modules/device/device-log.routes.js';
@@ -250,6 +251,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clock,
   );
   app.decorate('deviceData', deviceData);
+  // Configuration, commands and campaigns register their reply handlers on it below.
+  const uplinks = new UplinkRouter(deviceData);
   const gateway = new GatewayService(
     {
       repository: new GatewayRepository(db),
@@ -257,7 +260,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       permissions,
       alerts: announcements,
       bus,
-      sink: options.uplinkSink ?? deviceData,
+      sink: options.uplinkSink ?? uplinks,
       clock,
       log: app.log,
       serverAccount: mqttServerAccount(config.mqttUrl),

@@ -215,3 +215,95 @@ export const DISCONNECT_REASONS = [
 ] as const;
 export const ZDisconnectReason = z.enum(DISCONNECT_REASONS);
 export type TDisconnectReason = z.infer<typeof ZDisconnectReason>;
+
+// ---------------------------------------------------------------- remote configuration, RPC, OTA
+
+/** A device's configuration as it travels: one object, validated against its series' schema. */
+const ZConfigObject = z.record(z.string(), z.unknown());
+
+/**
+ * `down/config` (QoS 1): the whole desired configuration and its version. Sent when it changes
+ * and again after every reconnect (after the device's `up/status`) while the device has not
+ * reported this version.
+ */
+export const ZConfigDownPayload = z.object({
+  version: z.number().int().positive(),
+  config: ZConfigObject,
+});
+export type TConfigDownPayload = z.infer<typeof ZConfigDownPayload>;
+
+/**
+ * `up/config/reported`: what the device runs now. `result: "error"` with `error` when it refused
+ * the version it was sent (its `config` is then what it kept). A device may also report on its own
+ * (after a local change), with its own version number.
+ */
+export const ZConfigReportedPayload = z.object({
+  version: z.number().int().nonnegative(),
+  config: ZConfigObject.optional(),
+  result: z.enum(['ok', 'error']),
+  error: z.string().max(1000).optional(),
+});
+export type TConfigReportedPayload = z.infer<typeof ZConfigReportedPayload>;
+
+/** Methods every device of protocol v1 answers; others are free-form commands for admins. */
+export const RPC_METHODS = ['reboot', 'ping', 'get_config'] as const;
+export type TRpcMethod = (typeof RPC_METHODS)[number];
+export const RPC_METHOD_PATTERN = /^[a-z][a-z0-9_.]{0,63}$/;
+export const RPC_TIMEOUT_DEFAULT_SEC = 30;
+export const RPC_TIMEOUT_MAX_SEC = 600;
+
+/** `down/rpc/{reqId}`: the device answers on `up/rpc/{reqId}` within `timeoutSec`. */
+export const ZRpcDownPayload = z.object({
+  method: z.string().regex(RPC_METHOD_PATTERN),
+  params: ZConfigObject.optional(),
+  timeoutSec: z.number().int().min(1).max(RPC_TIMEOUT_MAX_SEC),
+});
+export type TRpcDownPayload = z.infer<typeof ZRpcDownPayload>;
+
+/**
+ * `up/rpc/{reqId}`. `get_config` answers `result: {version, config}` (also taken as the reported
+ * configuration); `reboot` answers before it restarts.
+ */
+export const ZRpcReplyPayload = z.object({
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.string().max(1000).optional(),
+});
+export type TRpcReplyPayload = z.infer<typeof ZRpcReplyPayload>;
+
+/**
+ * `down/ota/{jobId}`: download `url` (HTTP GET, Range supported, signed and expiring), check
+ * `size` and `sha256`, install, reboot, and reconnect reporting `fw: version` in `up/status`.
+ */
+export const ZOtaDownPayload = z.object({
+  version: z.string().min(1).max(64),
+  url: z.string().url(),
+  size: z.number().int().positive(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type TOtaDownPayload = z.infer<typeof ZOtaDownPayload>;
+
+/** What a device reports of an upgrade job, in this order; `failed` may come at any step. */
+export const OTA_DEVICE_STATES = [
+  'downloading',
+  'downloaded',
+  'verified',
+  'updating',
+  'failed',
+] as const;
+export type TOtaDeviceState = (typeof OTA_DEVICE_STATES)[number];
+
+/**
+ * `up/ota/{jobId}`. `progress` (0–100) with `downloading`; `sha256` is what the device computed
+ * (with `downloaded`, `verified` or a failed check), `error` a reason with `failed`.
+ */
+export const ZOtaReportPayload = z.object({
+  state: z.enum(OTA_DEVICE_STATES),
+  progress: z.number().min(0).max(100).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  error: z.string().max(1000).optional(),
+});
+export type TOtaReportPayload = z.infer<typeof ZOtaReportPayload>;

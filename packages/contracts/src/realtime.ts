@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ZId, ZTimestamp } from './common.js';
 import { ZDeviceStatus } from './device.js';
+import { ZCampaignProgress } from './campaign.js';
+import { ZDeviceCommand } from './device-command.js';
+import { ZDeviceConfigState } from './device-config.js';
 import { ZDeviceEvent, ZDeviceTelemetryPoint } from './device-data.js';
 
 /*
@@ -30,15 +33,19 @@ export type TDeviceLive = z.infer<typeof ZDeviceLive>;
 
 /**
  * Channels a socket subscribes to: `devices` (status changes of every device of the user's
- * companies, for lists and the dashboard) or `device:{id}` (status, telemetry and events of one
- * device, for its detail page). Subscriptions live as long as the socket; a reconnecting console
- * subscribes again.
+ * companies, for lists and the dashboard), `device:{id}` (status, telemetry, events, configuration
+ * state and command results of one device, for its detail page) or `campaigns` (progress of the
+ * campaigns of the user's company, with `campaign:list`). Subscriptions live as long as the
+ * socket; a reconnecting console subscribes again.
  */
-export const DEVICE_CHANNEL = /^(devices|device:[0-9a-f]{32})$/;
-export const ZChannel = z.string().regex(DEVICE_CHANNEL, 'must be devices or device:{id}');
+export const DEVICE_CHANNEL = /^(devices|campaigns|device:[0-9a-f]{32})$/;
+export const ZChannel = z
+  .string()
+  .regex(DEVICE_CHANNEL, 'must be devices, campaigns or device:{id}');
 export type TChannel = z.infer<typeof ZChannel>;
 export const deviceChannel = (deviceId: string): TChannel => `device:${deviceId}`;
 export const DEVICES_CHANNEL: TChannel = 'devices';
+export const CAMPAIGNS_CHANNEL: TChannel = 'campaigns';
 
 /** Server → console. */
 export const ZServerMessage = z.discriminatedUnion('type', [
@@ -65,6 +72,9 @@ export const ZServerMessage = z.discriminatedUnion('type', [
     point: ZDeviceTelemetryPoint,
   }),
   z.object({ type: z.literal('device-event'), event: ZDeviceEvent }),
+  z.object({ type: z.literal('device-config'), config: ZDeviceConfigState }),
+  z.object({ type: z.literal('device-command'), command: ZDeviceCommand }),
+  z.object({ type: z.literal('campaign-progress'), campaign: ZCampaignProgress }),
   z.object({
     type: z.literal('subscribed'),
     channel: ZChannel.describe(

@@ -1,8 +1,15 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { expect, vi } from 'vitest';
-import type { TDevice, TTelemetryPayload } from '@blrms/contracts';
+import type {
+  TConfigReportedPayload,
+  TDevice,
+  TOtaReportPayload,
+  TRpcReplyPayload,
+  TTelemetryPayload,
+} from '@blrms/contracts';
 import type {
   DeviceEventInput,
+  DeviceOnlineStatus,
   DeviceRef,
   UplinkSink,
 } from '../modules/device-gateway/uplink-sink.js';
@@ -22,6 +29,25 @@ export class RecordingSink implements UplinkSink {
 
   recordEvent(device: DeviceRef, event: DeviceEventInput): void {
     this.events.push({ ...event, sn: device.sn, deviceId: device.id });
+  }
+
+  /** Replies and online statuses, by kind, as the gateway handed them on. */
+  readonly replies: { kind: string; sn: string; id?: string; payload: unknown }[] = [];
+
+  configReported(device: DeviceRef, payload: TConfigReportedPayload): void {
+    this.replies.push({ kind: 'config/reported', sn: device.sn, payload });
+  }
+
+  rpcReplied(device: DeviceRef, reqId: string, payload: TRpcReplyPayload): void {
+    this.replies.push({ kind: 'rpc', sn: device.sn, id: reqId, payload });
+  }
+
+  otaReported(device: DeviceRef, jobId: string, payload: TOtaReportPayload): void {
+    this.replies.push({ kind: 'ota', sn: device.sn, id: jobId, payload });
+  }
+
+  deviceOnline(device: DeviceRef, status: DeviceOnlineStatus): void {
+    this.replies.push({ kind: 'online', sn: device.sn, payload: status });
   }
 
   eventsOf(sn: string, code?: string) {

@@ -7,6 +7,7 @@ import * as announcements from './20261121000400-announcements.js';
 import * as deviceSubstringSearch from './20261121000500-device-substring-search.js';
 import * as deviceData from './20261121000600-device-data.js';
 import * as deviceGateway from './20261121000700-device-gateway.js';
+import * as remoteOperations from './20261121000800-remote-operations.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261121000500-device-substring-search': deviceSubstringSearch,
   '20261121000600-device-data': deviceData,
   '20261121000700-device-gateway': deviceGateway,
+  '20261121000800-remote-operations': remoteOperations,
 };

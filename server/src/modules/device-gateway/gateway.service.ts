@@ -7,7 +7,10 @@ import {
   MQTT_HOOK_SECRET_HEADER,
   MQTT_PAYLOAD_MAX_BYTES,
   SN_PATTERN,
+  ZConfigReportedPayload,
   ZEventPayload,
+  ZOtaReportPayload,
+  ZRpcReplyPayload,
   ZStatusPayload,
   ZTelemetryPayload,
   deviceMayUse,
@@ -200,7 +203,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     { device: Promise<DeviceSession | null>; at: number }
   >();
   private hookSecretValue: Promise<string> | undefined;
-  private readonly unsubscribeKick: () => void;
+  private readonly unsubscribeBus: () => void;
   private readonly log: FastifyBaseLogger;
 
   constructor(
@@ -222,7 +225,14 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       deps.clock,
       this.log,
     );
-    this.unsubscribeKick = deps.bus.subscribe('device.kick', (kick) => this.kick(kick));
+    const offKick = deps.bus.subscribe('device.kick', (kick) => this.kick(kick));
+    const offDownlink = deps.bus.subscribe('device.downlink', (downlink) =>
+      this.downlink(downlink),
+    );
+    this.unsubscribeBus = () => {
+      offKick();
+      offDownlink();
+    };
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -274,10 +284,26 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     return this.embedded?.handleUpgrade(request, socket, head) ?? false;
   }
 
-  /** Sends a downlink as the server (remote configuration, RPC, OTA). */
+  /**
+   * Sends a downlink as the server (remote configuration, RPC, OTA). An external broker reaches
+   * the device from any node; an embedded broker only from the node that holds the connection, so
+   * a device connected elsewhere gets it through the bus. A device connected nowhere misses it:
+   * callers re-send what is pending when the device's next online status arrives.
+   */
   async send(sn: string, kind: TDownKind, id: string | undefined, payload: unknown): Promise<void> {
-    if (!this.transport) throw new Error('no MQTT broker runs on this node');
-    await this.transport.publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 });
+    if (this.transport?.holds(sn)) {
+      await this.transport.publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 });
+      return;
+    }
+    await this.deps.bus.publish('device.downlink', { sn, kind, id, payload });
+  }
+
+  /** A downlink another node sent for a device whose connection this node may hold. */
+  private downlink({ sn, kind, id, payload }: BusTopics['device.downlink']): void {
+    if (!this.transport || this.transport.kind !== 'embedded' || !this.transport.holds(sn)) return;
+    this.transport
+      .publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 })
+      .catch((error: unknown) => this.log.error({ err: error, sn }, 'downlink not delivered'));
   }
 
   /** Sends the offline alerts that are due (on a timer; tests call it after moving the clock). */
@@ -292,7 +318,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   async close(): Promise<void> {
     this.closing = true;
-    this.unsubscribeKick();
+    this.unsubscribeBus();
     await this.alerts.stop();
     await this.transport?.close();
     await this.presence.flush();
@@ -675,18 +701,31 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         );
         break;
       }
-      case 'config/reported':
-      case 'rpc':
+      case 'config/reported': {
+        const report = ZConfigReportedPayload.safeParse(json);
+        if (!report.success) return this.malformed(device, message.topic, firstIssue(report.error));
+        const { sink } = this.deps;
+        if (sink.configReported)
+          this.run(() => sink.configReported?.(device, report.data, receivedAt));
+        break;
+      }
+      case 'rpc': {
+        const reply = ZRpcReplyPayload.safeParse(json);
+        if (!reply.success) return this.malformed(device, message.topic, firstIssue(reply.error));
+        const { sink } = this.deps;
+        const reqId = parsed.id ?? '';
+        if (sink.rpcReplied)
+          this.run(() => sink.rpcReplied?.(device, reqId, reply.data, receivedAt));
+        break;
+      }
       case 'ota': {
-        const kind = parsed.kind;
-        const { recordReply } = this.deps.sink;
-        if (recordReply) {
-          this.run(() =>
-            recordReply.call(this.deps.sink, device, kind, parsed.id, json, receivedAt),
-          );
-        } else {
-          this.log.debug({ sn: device.sn, topic: message.topic }, 'uplink not handled yet');
-        }
+        const report = ZOtaReportPayload.safeParse(json);
+        if (!report.success) return this.malformed(device, message.topic, firstIssue(report.error));
+        const { sink } = this.deps;
+        const jobId = parsed.id ?? '';
+        if (sink.otaReported)
+          this.run(() => sink.otaReported?.(device, jobId, report.data, receivedAt));
+        break;
       }
     }
     this.seen(device, receivedAt);
@@ -716,6 +755,12 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       if (payload.ip !== undefined) values.ip = payload.ip;
       if (external && live) values.last_connect_at = now;
       this.alerts.online(device.id);
+      // A replayed retained status (an external broker, at the server's start) says nothing new.
+      const { sink } = this.deps;
+      if (live && sink.deviceOnline) {
+        const online = { series: payload.series, fw: payload.fw };
+        this.run(() => sink.deviceOnline?.(device, online, now));
+      }
     } else {
       if (message.will && !external) return;
       values = live

@@ -390,6 +390,41 @@ describe('MQTT gateway (embedded broker)', () => {
     });
   });
 
+  it('hands on replies and live online statuses, and delivers downlinks to the device', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    await connection.subscribeAsync(downFilter(sn), { qos: 1 });
+    const status = { online: true, series: 'R40', fw: '1.2.3' };
+    await connection.publishAsync(upTopic(sn, 'status'), JSON.stringify(status), {
+      qos: 1,
+      retain: true,
+    });
+    const downlink = new Promise<string>((resolve) =>
+      connection.once('message', (topic) => resolve(topic)),
+    );
+    await t.app.deviceGateway.send(sn, 'ota', 'job1', { version: '1.2.4' });
+    expect(await downlink).toBe(downTopic(sn, 'ota', 'job1'));
+    const replies = [
+      [upTopic(sn, 'config/reported'), { version: 2, result: 'ok', config: { heartbeatSec: 60 } }],
+      [upTopic(sn, 'rpc', 'req1'), { ok: true, result: 'pong' }],
+      [upTopic(sn, 'ota', 'job1'), { state: 'downloading', progress: 40 }],
+      // Not what the schema says: recorded as malformed, not handed on.
+      [upTopic(sn, 'ota', 'job1'), { state: 'exploded' }],
+    ] as const;
+    for (const [topic, payload] of replies) {
+      await connection.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
+    }
+    await vi.waitFor(() => {
+      expect(sink.replies.filter((r) => r.sn === sn)).toEqual([
+        { kind: 'online', sn, payload: { series: 'R40', fw: '1.2.3' } },
+        { kind: 'config/reported', sn, payload: replies[0][1] },
+        { kind: 'rpc', sn, id: 'req1', payload: replies[1][1] },
+        { kind: 'ota', sn, id: 'job1', payload: replies[2][1] },
+      ]);
+      expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(1);
+    });
+  });
+
   it('drops and records payloads over 64 KiB, malformed JSON and schema failures', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);

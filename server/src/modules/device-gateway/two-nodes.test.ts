@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { TDeviceLive } from '@blrms/contracts';
+import { downFilter, downTopic, type TDeviceLive } from '@blrms/contracts';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
 import { sql } from 'kysely';
@@ -111,6 +111,22 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
     stale.stream.destroy();
     await new Promise((r) => setTimeout(r, 500));
     await expectDevice(apiA, sn, { status: 'online' });
+  });
+
+  it('delivers a downlink sent on node B to a device connected to node A', async () => {
+    const sn = uniqueSn('TWO');
+    const connection = await device(urlA, sn);
+    await connection.subscribeAsync(downFilter(sn), { qos: 1 });
+    const received = new Promise<{ topic: string; payload: unknown }>((resolve) =>
+      connection.once('message', (topic, payload) =>
+        resolve({ topic, payload: JSON.parse(payload.toString()) }),
+      ),
+    );
+    await nodeB.deviceGateway.send(sn, 'rpc', 'req1', { method: 'ping', timeoutSec: 5 });
+    expect(await received).toEqual({
+      topic: downTopic(sn, 'rpc', 'req1'),
+      payload: { method: 'ping', timeoutSec: 5 },
+    });
   });
 
   it('closes a connection on node A when its token is disabled through node B', async () => {

@@ -1,4 +1,10 @@
-import type { TEventLevel, TTelemetryPayload, TUpKind } from '@blrms/contracts';
+import type {
+  TConfigReportedPayload,
+  TEventLevel,
+  TOtaReportPayload,
+  TRpcReplyPayload,
+  TTelemetryPayload,
+} from '@blrms/contracts';
 
 /** Which device an uplink came from, as the gateway knows it without asking the database. */
 export interface DeviceRef {
@@ -27,12 +33,39 @@ export interface UplinkSink {
     receivedAt: number,
   ): void | Promise<void>;
   recordEvent(device: DeviceRef, event: DeviceEventInput, receivedAt: number): void | Promise<void>;
-  /** `up/config/reported`, `up/rpc/{id}`, `up/ota/{id}` (remote configuration, RPC and OTA). */
-  recordReply?(
+  /** `up/config/reported`. */
+  configReported?(
     device: DeviceRef,
-    kind: Exclude<TUpKind, 'status' | 'telemetry' | 'event'>,
-    id: string | undefined,
-    payload: unknown,
+    payload: TConfigReportedPayload,
     receivedAt: number,
   ): void | Promise<void>;
+  /** `up/rpc/{reqId}`. */
+  rpcReplied?(
+    device: DeviceRef,
+    reqId: string,
+    payload: TRpcReplyPayload,
+    receivedAt: number,
+  ): void | Promise<void>;
+  /** `up/ota/{jobId}`. */
+  otaReported?(
+    device: DeviceRef,
+    jobId: string,
+    payload: TOtaReportPayload,
+    receivedAt: number,
+  ): void | Promise<void>;
+  /**
+   * A live `up/status` saying online (not a replayed retained one, not a will). Devices subscribe
+   * to `down/#` before they publish it, so this is when pending downlinks can go out.
+   */
+  deviceOnline?(
+    device: DeviceRef,
+    status: DeviceOnlineStatus,
+    receivedAt: number,
+  ): void | Promise<void>;
+}
+
+/** What an online status says about the device's firmware. */
+export interface DeviceOnlineStatus {
+  series: string;
+  fw?: string;
 }

@@ -1,5 +1,9 @@
 import type {
+  TCampaignProgress,
+  TDeviceCommand,
+  TDeviceConfigState,
   TDeviceEvent,
+  TDownKind,
   TDeviceLive,
   TDeviceTelemetryPoint,
   TDisconnectReason,
@@ -41,6 +45,17 @@ export interface BusTopics {
    * its key regenerated, device disabled or deleted). Empty selectors match nothing.
    */
   'device.kick': { tokenIds?: string[]; deviceIds?: string[]; reason: TDisconnectReason };
+  /**
+   * A downlink for a device whose connection another node's embedded broker holds: the node that
+   * holds it publishes it (with an external broker any node publishes directly).
+   */
+  'device.downlink': { sn: string; kind: TDownKind; id?: string; payload: unknown };
+  /** A device's configuration state changed: sockets subscribed to `device:{id}` get it. */
+  'device.config': { companyId: string; config: TDeviceConfigState };
+  /** A command was sent, answered or timed out: sockets subscribed to `device:{id}` get it. */
+  'device.command': { companyId: string; command: TDeviceCommand };
+  /** A campaign's counts or state changed (at most about once a second per campaign). */
+  'campaign.progress': { companyId: string; campaign: TCampaignProgress };
 }
 
 export type Topic = keyof BusTopics;

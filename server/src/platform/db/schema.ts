@@ -397,6 +397,107 @@ export interface GatewayNodeTable {
   seen_at: number;
 }
 
+export interface DeviceConfigTable {
+  device_id: string;
+  company_id: string;
+  desired_version: number;
+  desired_json: string | null;
+  desired_by: string | null;
+  desired_at: number | null;
+  reported_version: number | null;
+  reported_json: string | null;
+  reported_at: number | null;
+  state: string;
+  error: string | null;
+  sent_at: number | null;
+  log_id: string | null;
+  campaign_id: string | null;
+}
+
+export interface DeviceConfigVersionTable {
+  device_id: string;
+  version: number;
+  company_id: string;
+  config_json: string;
+  /** JSON array of dotted paths. */
+  changed_paths: string;
+  changed_by: string | null;
+  campaign_id: string | null;
+  create_time: number;
+}
+
+export interface DeviceCommandTable {
+  id: string;
+  company_id: string;
+  device_id: string;
+  sn: string;
+  method: string;
+  params_json: string | null;
+  timeout_sec: number;
+  state: string;
+  result_json: string | null;
+  error: string | null;
+  create_by: string | null;
+  create_time: number;
+  deadline: number;
+  reply_time: number | null;
+  log_id: string | null;
+}
+
+export interface FirmwareTable {
+  id: string;
+  company_id: string;
+  series: string;
+  version: string;
+  file_name: string;
+  size: number;
+  sha256: string;
+  release_notes: string | null;
+  create_by: string | null;
+  create_time: number;
+}
+
+export interface CampaignTable {
+  id: string;
+  company_id: string;
+  name: string;
+  kind: string;
+  firmware_id: string | null;
+  series: string | null;
+  config_patch_json: string | null;
+  target_json: string;
+  waves_json: string;
+  max_concurrent: number;
+  failure_threshold: number;
+  window_json: string | null;
+  jitter_sec: number;
+  state: string;
+  paused_reason: string | null;
+  current_wave: number;
+  total: number;
+  create_by: string | null;
+  create_time: number;
+  end_time: number | null;
+}
+
+export interface CampaignDeviceTable {
+  campaign_id: string;
+  device_id: string;
+  company_id: string;
+  sn: string;
+  wave: number;
+  state: string;
+  progress: number | null;
+  from_version: string | null;
+  error: string | null;
+  attempts: number;
+  job_id: string | null;
+  not_before: number | null;
+  deadline: number | null;
+  log_id: string | null;
+  update_time: number;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -434,6 +535,12 @@ export interface Database {
   device_telemetry: DeviceTelemetryTable;
   device_telemetry_latest: DeviceTelemetryLatestTable;
   device_event: DeviceEventTable;
+  device_config: DeviceConfigTable;
+  device_config_version: DeviceConfigVersionTable;
+  device_command: DeviceCommandTable;
+  firmware: FirmwareTable;
+  campaign: CampaignTable;
+  campaign_device: CampaignDeviceTable;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

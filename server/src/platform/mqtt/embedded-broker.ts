@@ -233,6 +233,11 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
     return true;
   }
 
+  holds(clientId: string): boolean {
+    const client = this.clients()[clientId];
+    return client !== undefined && stateOf(client).registered;
+  }
+
   *sessions(): Iterable<S> {
     for (const client of Object.values(this.clients())) {
       const state = stateOf(client);

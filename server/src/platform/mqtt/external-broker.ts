@@ -76,6 +76,10 @@ export class ExternalBroker<S extends MqttSession> implements MqttTransport<S> {
     return false;
   }
 
+  holds(_clientId: string): boolean {
+    return true;
+  }
+
   sessions(): Iterable<S> {
     return [];
   }

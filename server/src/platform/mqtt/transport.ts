@@ -63,6 +63,11 @@ export interface MqttTransport<S extends MqttSession> {
    * (an external broker) or the session is no longer connected here.
    */
   disconnect(session: S, reason: TDisconnectReason): boolean;
+  /**
+   * Whether a publish here reaches the device with this client id: always for an external broker,
+   * only while the device is connected to this node for an embedded one.
+   */
+  holds(clientId: string): boolean;
   /** The sessions connected to this node (none for an external broker). */
   sessions(): Iterable<S>;
   close(): Promise<void>;
