@@ -63,6 +63,31 @@ describe('sim command line', () => {
     });
   });
 
+  it('reads upgrade settings and faults as counts or shares of the fleet', () => {
+    const parsed = parse(
+      ...['--token', 'k', '--count', '200', '--firmware', '2.0.0', '--reboot-delay', '500ms'],
+      ...['--fault-drop', '1', '--fault-corrupt', '0.05', '--fault-refuse', '2%'],
+      ...['--fault-reject-config', '0'],
+    );
+    expect(parsed).toMatchObject({
+      options: {
+        firmware: '2.0.0',
+        rebootDelayMs: 500,
+        faults: { dropMidDownload: 1, corruptDownload: 0.05, refuseUpgrade: 0.02 },
+      },
+    });
+    expect(parsed.help === false && parsed.options.faults).not.toHaveProperty('rejectConfig');
+    expect(errorOf('--token', 'k', '--count', '5', '--fault-drop', '6')).toMatch(
+      /^--fault-drop: 6 is more than the 5 devices/,
+    );
+    expect(errorOf('--token', 'k', '--fault-corrupt', 'some')).toMatch(/^--fault-corrupt: "some"/);
+    expect(errorOf('--token', 'k', '--fault-refuse', '150%')).toMatch(/^--fault-refuse:/);
+    expect(
+      errorOf('--token', 'k', '--count', '3', '--fault-drop', '2', '--fault-refuse', '2'),
+    ).toMatch(/4 faulty devices asked for, but there are only 3/);
+    expect(errorOf('--token', 'k', '--firmware', '')).toMatch(/^--firmware:/);
+  });
+
   it('names the flag at fault', () => {
     expect(errorOf()).toMatch(/^--token: required/);
     expect(errorOf('--token', 'k', '--count', 'many')).toMatch(
@@ -106,6 +131,7 @@ describe('sim command line', () => {
     const help = run('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: npm run sim -- --token <key>');
+    expect(help.stdout).toContain('--fault-drop <n>');
     const bad = run('--token', 'k', '--count', '-3');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--count/);

@@ -1,6 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { parseArgs } from 'node:util';
 import { DEVICE_SERIES, SN_PATTERN, type TDeviceSeries } from '@blrms/contracts';
+import { FAULT_KINDS, faultyCount, type FaultAmounts, type TFaultKind } from './faults.js';
 import type { FleetOptions } from './fleet.js';
 
 export const USAGE = `Usage: npm run sim -- --token <key> [options]
@@ -22,6 +23,21 @@ Simulates devices speaking BLRMS device protocol v1 (docs/device-protocol.md) ov
   --source-ips <list>    local addresses to connect from, in turn: a comma list of
                          IPv4 addresses or ranges, e.g. 127.0.0.2-127.0.0.40       default: any
   --rate <n>             new connections per second                                default: 500
+  --firmware <version>   firmware version the devices start with
+                         default: R40 2.1.4, BL10X 1.3.0, S27X 3.0.2 (their models')
+  --reboot-delay <duration>
+                         after a reboot command or an upgrade a device comes back
+                         this much later                                           default: 2s
+
+Faults (each a number of devices, e.g. 1, or a share of the fleet, e.g. 0.05 or 5%;
+distinct devices spread evenly over the fleet, listed at start):
+  --fault-drop <n>       the firmware download is cut once at about half way; the
+                         device resumes it with an HTTP Range request              default: 0
+  --fault-corrupt <n>    one byte of the firmware arrives flipped: sha256 mismatch default: 0
+  --fault-refuse <n>     upgrades are refused ("upgrade refused by device")        default: 0
+  --fault-reject-config <n>
+                         every configuration is refused                            default: 0
+
   --help                 this text
 
 Probabilities are between 0 and 1. Ctrl-C disconnects every device and exits.`;
@@ -32,7 +48,14 @@ export class UsageError extends Error {
 
 export type SimOptions = Omit<
   FleetOptions,
-  'random' | 'topicRoot' | 'maxPendingConnects' | 'dropReconnectMs'
+  | 'random'
+  | 'topicRoot'
+  | 'maxPendingConnects'
+  | 'dropReconnectMs'
+  | 'devices'
+  | 'faultsBySn'
+  | 'downloadRetryMs'
+  | 'maxDownloads'
 >;
 
 export type ParsedArgs = { help: true } | { help: false; options: SimOptions };
@@ -60,6 +83,35 @@ function parseProbability(flag: string, text: string): number {
   if (text.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1)
     throw new UsageError(`${flag}: "${text}" is not a probability between 0 and 1`);
   return p;
+}
+
+const FAULT_FLAGS: Record<TFaultKind, string> = {
+  dropMidDownload: '--fault-drop',
+  corruptDownload: '--fault-corrupt',
+  refuseUpgrade: '--fault-refuse',
+  rejectConfig: '--fault-reject-config',
+};
+
+/** `3` (devices), `0.05` or `5%` (a share of the fleet). */
+function parseFaultAmount(flag: string, text: string, count: number): number {
+  const trimmed = text.trim();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed);
+  if (percent) {
+    const share = Number(percent[1]) / 100;
+    if (share > 1) throw new UsageError(`${flag}: "${text}" is more than 100%`);
+    return share === 1 ? count : share;
+  }
+  if (/^\d+$/.test(trimmed)) {
+    const n = Number(trimmed);
+    if (n > count) throw new UsageError(`${flag}: ${n} is more than the ${count} devices`);
+    return n;
+  }
+  const share = Number(trimmed);
+  if (trimmed === '' || !Number.isFinite(share) || share <= 0 || share >= 1)
+    throw new UsageError(
+      `${flag}: "${text}" is neither a number of devices nor a share (0.05 or 5%)`,
+    );
+  return share;
 }
 
 function parseSeries(text: string): TDeviceSeries[] {
@@ -130,6 +182,12 @@ export function parseSimArgs(
         'bad-payloads': { type: 'string' },
         'source-ips': { type: 'string' },
         rate: { type: 'string' },
+        firmware: { type: 'string' },
+        'reboot-delay': { type: 'string' },
+        'fault-drop': { type: 'string' },
+        'fault-corrupt': { type: 'string' },
+        'fault-refuse': { type: 'string' },
+        'fault-reject-config': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -145,6 +203,24 @@ export function parseSimArgs(
     throw new UsageError(
       `--prefix: "${prefix}" must be letters, digits, _ or - (SNs are at most 64 characters)`,
     );
+  const faults: FaultAmounts = {};
+  let faulty = 0;
+  for (const kind of FAULT_KINDS) {
+    const flag = FAULT_FLAGS[kind];
+    const text = values[flag.slice(2) as keyof typeof values];
+    if (typeof text !== 'string') continue;
+    const amount = parseFaultAmount(flag, text, count);
+    if (amount === 0) continue;
+    faults[kind] = amount;
+    faulty += faultyCount(kind, amount, count);
+  }
+  if (faulty > count)
+    throw new UsageError(
+      `--fault-*: ${faulty} faulty devices asked for, but there are only ${count} (each has one fault)`,
+    );
+  const firmware = values.firmware?.trim();
+  if (firmware !== undefined && (firmware === '' || firmware.length > 64))
+    throw new UsageError('--firmware: a version of 1 to 64 characters, e.g. 2.2.0');
   return {
     help: false,
     options: {
@@ -161,6 +237,11 @@ export function parseSimArgs(
       badPayloadRate: parseProbability('--bad-payloads', values['bad-payloads'] ?? '0'),
       sourceIps: values['source-ips'] ? parseSourceIps(values['source-ips']) : [],
       connectRate: parseCount('--rate', values.rate ?? '500', 1_000_000),
+      ...(firmware ? { firmware } : {}),
+      ...(values['reboot-delay']
+        ? { rebootDelayMs: parseDuration('--reboot-delay', values['reboot-delay'], 0) }
+        : {}),
+      ...(Object.keys(faults).length ? { faults } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Fleet } from './fleet.js';
-import { fleetLogHooks, reportEvery } from './fleet-report.js';
+import { faultLines, fleetLogHooks, reportEvery } from './fleet-report.js';
 import { USAGE, UsageError, parseSimArgs } from './args.js';
 
 /** `npm run sim -- --token <key> ...`: runs a fleet until Ctrl-C. */
@@ -24,6 +24,8 @@ const fleet = new Fleet(options, fleetLogHooks(write));
 write(
   `${options.count} devices (${options.series.join(', ')}) → ${options.url}, ${options.connectRate} connects/s, telemetry every ${options.intervalMs / 1000} s. Ctrl-C stops.`,
 );
+const faulty = faultLines(fleet);
+if (faulty.length) write(`Faulty devices:\n${faulty.join('\n')}`);
 fleet.start();
 const stopReport = reportEvery(fleet, 10_000, write);
 

@@ -1,23 +1,36 @@
 import {
+  CONFIG_DEFAULTS,
   MQTT_PAYLOAD_MAX_BYTES,
   TOPIC_ROOT,
+  ZConfigDownPayload,
+  ZOtaDownPayload,
+  changedPaths,
+  configProblem,
   downFilter,
   parseTopic,
   upTopic,
+  type TConfigReportedPayload,
+  type TDeviceConfigObject,
   type TDownKind,
+  type TOtaReportPayload,
   type TStatusPayload,
   type TTelemetryPayload,
   type TUpKind,
 } from '@blrms/contracts';
 import type { DeviceModel, Random } from './device-models.js';
+import type { DeviceFaults } from './faults.js';
+import { FirmwareDownload, type DownloadSettings } from './firmware-download.js';
 import { MqttConnection, type MqttEndpoint } from './mqtt-connection.js';
 import type { TimerWheel, WheelTimer } from './timer-wheel.js';
 
 /**
  * One simulated device speaking protocol v1 (docs/device-protocol.md): it logs in with
  * clientId = username = SN and the token key as password, leaves a retained `{"online":false}`
- * last will on `up/status`, announces itself with a retained status, reports telemetry every
- * interval (with the events its model raises), and answers what the platform sends down.
+ * last will on `up/status`, subscribes to `down/#` and once the broker has confirmed that,
+ * announces itself with a retained status (the platform sends pending work when the status
+ * arrives), reports telemetry every interval (with the events its model raises), and does what
+ * the platform sends down: applies or refuses configuration, answers commands, and upgrades its
+ * firmware (download with resume, sha256 check, reboot, reconnect with the new version).
  */
 
 export interface AgentSettings {
@@ -35,6 +48,9 @@ export interface AgentSettings {
   /** `blrms/v1` for BLRMS; benchmarks against a shared broker use a root of their own. */
   topicRoot: string;
   random: Random;
+  /** A rebooted device (command or upgrade) reconnects this much later. */
+  rebootDelayMs: number;
+  downloads: DownloadSettings;
 }
 
 export interface FleetCounters {
@@ -58,6 +74,24 @@ export interface FleetCounters {
   rpcAnswered: number;
   /** Messages not sent because the socket's send buffer was full. */
   sendBufferFull: number;
+  configsApplied: number;
+  configsRefused: number;
+  /** Restarts: reboot commands and upgrades. */
+  reboots: number;
+  /** Upgrade jobs taken on (a download started). */
+  upgradeJobs: number;
+  /** Downloads running now. */
+  downloadsActive: number;
+  /** Downloads that received the whole announced size. */
+  downloads: number;
+  /** Firmware bytes received, all downloads together. */
+  downloadBytes: number;
+  /** Interrupted downloads resumed with a Range request. */
+  downloadResumes: number;
+  /** Devices that rebooted into a new firmware version. */
+  upgrades: number;
+  /** Upgrade jobs that ended in `failed` (refused, HTTP error, sha256 mismatch, ...). */
+  upgradesFailed: number;
 }
 
 /** What an agent needs from its fleet. */
@@ -77,16 +111,41 @@ const CONNECT_TIMEOUT_MS = 30_000;
 const BACKOFF_FIRST_MS = 2_000;
 const BACKOFF_MAX_MS = 300_000;
 
-/** Down kinds a device handles; issue 5 adds `config` and `ota` here. */
+/** Down kinds a device handles. */
 type DownHandler = (agent: DeviceAgent, id: string | undefined, payload: Buffer) => void;
-const DOWN_HANDLERS: Partial<Record<TDownKind, DownHandler>> = {
+const DOWN_HANDLERS: Record<TDownKind, DownHandler> = {
+  config: (agent, _id, payload) => agent.applyConfig(payload),
   rpc: (agent, id, payload) => agent.answerRpc(id, payload),
+  ota: (agent, id, payload) => agent.upgrade(id, payload),
 };
 
-/** RPC methods a device answers; the others get `{ok:false}`. */
-const RPC_METHODS: Record<string, (params: unknown) => unknown> = {
+/** RPC methods a device answers; the others get `{ok:false, error:'unknown method'}`. */
+const RPC_METHODS: Record<string, (agent: DeviceAgent) => unknown> = {
   ping: () => 'pong',
+  get_config: (agent) => agent.currentConfig(),
+  reboot: (agent) => {
+    // The answer goes out first; the restart follows on the next tick.
+    agent.host.wheel.schedule(0, () => agent.reboot());
+    return 'rebooting';
+  },
 };
+
+/** Progress of a download is reported in steps of this many percent, not per chunk. */
+const PROGRESS_STEP = 10;
+
+/** An upgrade job the device is working on. */
+interface UpgradeJob {
+  id: string;
+  version: string;
+  sha256: string;
+  download: FirmwareDownload;
+  /** Last progress step reported. */
+  progress: number;
+  /** The last report, sent again when the platform repeats the job. */
+  lastReport: TOtaReportPayload;
+}
+
+const NO_FAULTS: DeviceFaults = {};
 
 export const BAD_PAYLOAD_KINDS = ['malformed-json', 'oversized', 'schema-invalid'] as const;
 const OVERSIZED_PAYLOAD = Buffer.from(
@@ -95,20 +154,33 @@ const OVERSIZED_PAYLOAD = Buffer.from(
 
 export class DeviceAgent {
   state: AgentState = 'idle';
+  /** The online status went out on the current connection (after the `down/#` SUBACK). */
+  announced = false;
+  /** The configuration the device runs: its series' factory settings until one is applied. */
+  config: TDeviceConfigObject;
+  configVersion = 0;
   private connection: MqttConnection | undefined;
   /** Bumped whenever a connection ends: timers and callbacks of an older one do nothing. */
   private generation = 0;
   private failures = 0;
   private telemetryTimer: WheelTimer | undefined;
+  private job: UpgradeJob | undefined;
+  /** An upgrade report made while offline: the latest one is sent after the next status. */
+  private unsentReport: { id: string; report: TOtaReportPayload } | undefined;
 
   constructor(
     readonly sn: string,
     readonly model: DeviceModel,
     /** The WAN address the device reports in its status. */
     readonly wanIp: string,
-    private readonly host: AgentHost,
+    readonly host: AgentHost,
     private readonly localAddress: string | undefined,
-  ) {}
+    /** The firmware version it runs, reported in `up/status`; an upgrade changes it. */
+    public firmware: string = model.firmware,
+    readonly faults: DeviceFaults = NO_FAULTS,
+  ) {
+    this.config = CONFIG_DEFAULTS[model.series];
+  }
 
   /** Opens the connection now; the fleet calls this when its connect rate allows. */
   connect(): void {
@@ -134,6 +206,9 @@ export class DeviceAgent {
         },
         message: (topic, payload) => {
           if (generation === this.generation) this.received(topic, payload);
+        },
+        subscribed: () => {
+          if (generation === this.generation && this.state === 'online') this.announce();
         },
         closed: () => {
           if (generation === this.generation) this.connectionClosed();
@@ -164,6 +239,7 @@ export class DeviceAgent {
    */
   stop(): void {
     if (this.state === 'stopped') return;
+    this.abandonUpgrade();
     if (this.state === 'online') {
       this.publish(this.topic('status'), '{"online":false}', 1, true);
       this.leave();
@@ -183,20 +259,144 @@ export class DeviceAgent {
     this.scheduleTelemetry(this.host.settings.random() * this.host.settings.intervalMs);
   }
 
+  /**
+   * Restarts the way a device does after a reboot command or an upgrade: a retained offline
+   * status and a DISCONNECT when online, whatever was in progress forgotten, and back after the
+   * reboot delay.
+   */
+  reboot(): void {
+    if (this.state === 'stopped') return;
+    this.host.counters.reboots += 1;
+    this.abandonUpgrade();
+    if (this.state === 'online') {
+      if (this.announced) this.publish(this.topic('status'), '{"online":false}', 1, true);
+      this.leave();
+      this.connection?.disconnect();
+    } else {
+      if (this.state === 'connecting') this.host.counters.connecting -= 1;
+      this.state = 'idle';
+      this.generation += 1;
+      this.connection?.destroy();
+    }
+    this.reconnectAfter(this.host.settings.rebootDelayMs);
+  }
+
+  currentConfig(): { version: number; config: TDeviceConfigObject } {
+    return { version: this.configVersion, config: this.config };
+  }
+
   answerRpc(id: string | undefined, payload: Buffer): void {
     if (id === undefined) return;
     let reply: { ok: boolean; result?: unknown; error?: string };
-    try {
-      const request = JSON.parse(payload.toString()) as { method?: unknown; params?: unknown };
-      const method = typeof request.method === 'string' ? RPC_METHODS[request.method] : undefined;
-      reply = method
-        ? { ok: true, result: method(request.params) }
-        : { ok: false, error: `unsupported method: ${String(request.method)}` };
-    } catch {
-      reply = { ok: false, error: 'request is not JSON' };
+    const request = parseJson(payload) as { method?: unknown } | undefined;
+    if (typeof request !== 'object' || request === null) {
+      reply = { ok: false, error: 'request is not a JSON object' };
+    } else {
+      const name = typeof request.method === 'string' ? request.method : '';
+      const { ignoreRpc } = this.faults;
+      if (ignoreRpc === true || (typeof ignoreRpc === 'object' && ignoreRpc.includes(name))) return;
+      const method = Object.hasOwn(RPC_METHODS, name) ? RPC_METHODS[name] : undefined;
+      reply = method ? { ok: true, result: method(this) } : { ok: false, error: 'unknown method' };
     }
     if (this.publish(this.topic('rpc', id), JSON.stringify(reply), 1, false))
       this.host.counters.rpcAnswered += 1;
+  }
+
+  /**
+   * `down/config`: checks the whole configuration as the device's firmware would (its series'
+   * schema, then what this device will not take) and either runs it or keeps what it had.
+   * Either way it reports what it runs now.
+   */
+  applyConfig(payload: Buffer): void {
+    const down = ZConfigDownPayload.safeParse(parseJson(payload));
+    const problem = down.success
+      ? (configProblem(this.model.series, down.data.config) ?? this.refusal(down.data.config))
+      : `(payload): ${down.error.issues[0]?.message ?? 'invalid'}`;
+    let report: TConfigReportedPayload;
+    if (problem !== null || !down.success) {
+      this.host.counters.configsRefused += 1;
+      report = {
+        version: this.configVersion,
+        config: this.config,
+        result: 'error',
+        error: problem ?? 'invalid',
+      };
+    } else {
+      this.host.counters.configsApplied += 1;
+      this.config = down.data.config;
+      this.configVersion = down.data.version;
+      report = { version: this.configVersion, config: this.config, result: 'ok' };
+    }
+    this.publish(this.topic('config/reported'), JSON.stringify(report), 1, false);
+  }
+
+  /** `down/ota/{jobId}`: downloads, checks and installs a firmware image, then reboots. */
+  upgrade(id: string | undefined, payload: Buffer): void {
+    if (id === undefined) return;
+    const { counters } = this.host;
+    if (this.job) {
+      // The platform repeats a job after a reconnect: say where it stands; a second job waits.
+      if (this.job.id === id) this.reportUpgrade(id, this.job.lastReport);
+      else this.reportUpgrade(id, { state: 'failed', error: 'another upgrade is in progress' });
+      return;
+    }
+    const down = ZOtaDownPayload.safeParse(parseJson(payload));
+    const url = down.success ? new URL(down.data.url) : undefined;
+    if (!down.success || (url?.protocol !== 'http:' && url?.protocol !== 'https:')) {
+      counters.upgradesFailed += 1;
+      const issue = down.error?.issues[0];
+      this.reportUpgrade(id, {
+        state: 'failed',
+        error: issue
+          ? `invalid request: ${issue.path.join('.') || '(payload)'}: ${issue.message}`
+          : 'invalid request: url: must be http or https',
+      });
+      return;
+    }
+    if (this.faults.refuseUpgrade) {
+      counters.upgradesFailed += 1;
+      this.reportUpgrade(id, { state: 'failed', error: 'upgrade refused by device' });
+      return;
+    }
+    const { version, size, sha256 } = down.data;
+    counters.upgradeJobs += 1;
+    counters.downloadsActive += 1;
+    const job: UpgradeJob = {
+      id,
+      version,
+      sha256,
+      progress: 0,
+      lastReport: { state: 'downloading', progress: 0 },
+      download: new FirmwareDownload(
+        url,
+        size,
+        this.host.settings.downloads,
+        {
+          dropAtHalf: this.faults.dropMidDownload === true,
+          corrupt: this.faults.corruptDownload === true,
+        },
+        this.host.wheel,
+        this.localAddress,
+        {
+          received: (bytes, received) => {
+            counters.downloadBytes += bytes;
+            const step = Math.floor((received * 100) / size / PROGRESS_STEP) * PROGRESS_STEP;
+            if (step > job.progress && step < 100) {
+              job.progress = step;
+              this.reportUpgrade(id, { state: 'downloading', progress: step });
+            }
+          },
+          resuming: () => {
+            counters.downloadResumes += 1;
+          },
+          completed: (computed) => this.downloaded(job, computed),
+          failed: (error) => this.upgradeFailed(job, { state: 'failed', error }),
+        },
+      ),
+    };
+    this.job = job;
+    this.reportUpgrade(id, job.lastReport);
+    job.download.start();
   }
 
   private connackReceived(code: number, startedAt: number): void {
@@ -219,17 +419,94 @@ export class DeviceAgent {
     const connection = this.connection;
     if (!connection) return;
     connection.subscribe(this.rooted(downFilter(this.sn)), 1);
+    this.scheduleKeepalive(this.generation);
+  }
+
+  /**
+   * The online status, once `down/#` is subscribed: what the platform sends in answer to it
+   * (pending configuration, an upgrade whose turn came) cannot be missed.
+   */
+  private announce(): void {
+    if (this.announced) return;
+    this.announced = true;
     const status: TStatusPayload = {
       online: true,
       series: this.model.series,
       model: this.model.model,
-      fw: this.model.firmware,
+      fw: this.firmware,
       ip: this.wanIp,
       signal: this.model.signal(),
     };
     this.publish(this.topic('status'), JSON.stringify(status), 1, true);
+    const unsent = this.unsentReport;
+    this.unsentReport = undefined;
+    if (unsent) this.reportUpgrade(unsent.id, unsent.report);
     this.scheduleTelemetry(this.host.settings.random() * this.host.settings.intervalMs);
-    this.scheduleKeepalive(this.generation);
+  }
+
+  /** A configuration that passed the schema but that this device will not take, as `path: why`. */
+  private refusal(config: TDeviceConfigObject): string | null {
+    const { rejectConfig } = this.faults;
+    if (rejectConfig === true) return '(config): refused by device';
+    if (typeof rejectConfig !== 'object') return null;
+    for (const changed of changedPaths(this.config, config)) {
+      const field = rejectConfig.find(
+        (f) => f === changed || changed.startsWith(`${f}.`) || f.startsWith(`${changed}.`),
+      );
+      if (field !== undefined)
+        return `${field.length > changed.length ? field : changed}: not supported by this device`;
+    }
+    return null;
+  }
+
+  private downloaded(job: UpgradeJob, computed: string): void {
+    const { counters } = this.host;
+    counters.downloadsActive -= 1;
+    counters.downloads += 1;
+    this.reportUpgrade(job.id, { state: 'downloaded', sha256: computed });
+    if (computed !== job.sha256) {
+      this.upgradeFailed(
+        job,
+        { state: 'failed', error: 'sha256 mismatch', sha256: computed },
+        false,
+      );
+      return;
+    }
+    this.reportUpgrade(job.id, { state: 'verified', sha256: computed });
+    this.reportUpgrade(job.id, { state: 'updating' });
+    this.job = undefined;
+    counters.upgrades += 1;
+    this.reboot();
+    // The new image is what boots.
+    this.firmware = job.version;
+  }
+
+  private upgradeFailed(job: UpgradeJob, report: TOtaReportPayload, downloading = true): void {
+    if (this.job !== job) return;
+    this.job = undefined;
+    if (downloading) this.host.counters.downloadsActive -= 1;
+    this.host.counters.upgradesFailed += 1;
+    this.reportUpgrade(job.id, report);
+  }
+
+  /** A rebooting or stopped device forgets the upgrade it was busy with. */
+  private abandonUpgrade(): void {
+    this.unsentReport = undefined;
+    const job = this.job;
+    if (!job) return;
+    this.job = undefined;
+    job.download.cancel();
+    this.host.counters.downloadsActive -= 1;
+  }
+
+  /** Upgrade reports go out when online; the latest one made offline waits for the next status. */
+  private reportUpgrade(id: string, report: TOtaReportPayload): void {
+    if (this.job?.id === id) this.job.lastReport = report;
+    const sent =
+      this.state === 'online' &&
+      this.announced &&
+      this.publish(this.topic('ota', id), JSON.stringify(report), 1, false);
+    if (!sent) this.unsentReport = { id, report };
   }
 
   private connectionClosed(): void {
@@ -258,6 +535,7 @@ export class DeviceAgent {
   /** Online → idle bookkeeping shared by drops, stops and lost connections. */
   private leave(): void {
     this.host.counters.online -= 1;
+    this.announced = false;
     this.telemetryTimer?.cancel();
     this.telemetryTimer = undefined;
     this.generation += 1;
@@ -368,5 +646,13 @@ export class DeviceAgent {
     const root = this.host.settings.topicRoot;
     if (root === TOPIC_ROOT || !topic.startsWith(`${root}/`)) return topic;
     return TOPIC_ROOT + topic.slice(root.length);
+  }
+}
+
+function parseJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString());
+  } catch {
+    return undefined;
   }
 }

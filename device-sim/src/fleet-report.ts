@@ -1,4 +1,5 @@
 import type { DeviceAgent } from './device-agent.js';
+import { describeFaults } from './faults.js';
 import type { Fleet, FleetHooks } from './fleet.js';
 
 /** MQTT 3.1.1 CONNACK return codes (§3.2.2.3). */
@@ -54,8 +55,28 @@ export function reportEvery(fleet: Fleet, periodMs: number, write: (line: string
         `rpc ${s.rpcAnswered}`,
       ].join(' · '),
     );
+    if (s.configsApplied + s.configsRefused + s.reboots + s.upgradeJobs + s.upgradesFailed > 0)
+      write(
+        [
+          `  config applied ${s.configsApplied}, refused ${s.configsRefused}`,
+          `reboots ${s.reboots}`,
+          `upgrade jobs ${s.upgradeJobs}: downloading ${s.downloadsActive}, downloaded ${s.downloads} (${mib(s.downloadBytes)} MiB, ${mib((s.downloadBytes - previous.downloadBytes) / seconds)} MiB/s, ${s.downloadResumes} resumed), upgraded ${s.upgrades}, failed ${s.upgradesFailed}`,
+        ].join(' · '),
+      );
     previous = s;
     previousAt = now;
   }, periodMs);
   return () => clearInterval(timer);
+}
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** The fleet's faulty devices, one line each (the first `limit`, then how many more). */
+export function faultLines(fleet: Fleet, limit = 20): string[] {
+  const faulty = fleet.faulty();
+  const lines = faulty
+    .slice(0, limit)
+    .map(({ sn, faults }) => `  ${sn}: ${describeFaults(faults)}`);
+  if (faulty.length > limit) lines.push(`  … and ${faulty.length - limit} more`);
+  return lines;
 }

@@ -9,7 +9,7 @@ import {
 } from '@blrms/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Fleet, type FleetOptions } from './fleet.js';
-import { startTestBroker, type TestBroker } from './test-broker.js';
+import { startTestBroker, until, type TestBroker } from './test-broker.js';
 
 const TOKEN = 'sim-test-token-key';
 
@@ -43,14 +43,6 @@ function startFleet(options: Partial<FleetOptions> = {}): Fleet {
   fleets.push(fleet);
   fleet.start();
   return fleet;
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const onTopic = (topic: string) => broker.published.filter((m) => m.topic === topic);
@@ -122,12 +114,11 @@ describe('simulated devices against a real broker', () => {
   it('answer an RPC ping with pong, and an unknown method with an error', async () => {
     const fleet = startFleet({ count: 1, series: ['R40'] });
     await until(() => fleet.counters.online === 1, 'the device online');
-    // The subscription follows the CONNACK; give the broker a moment to register it.
+    // The status goes out once the broker confirmed the `down/#` subscription.
     await until(
       () => broker.published.some((m) => m.topic === upTopic('T000001', 'status')),
       'status',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
 
     await broker.publish(downTopic('T000001', 'rpc', 'req-1'), '{"method":"ping","params":{}}');
     await broker.publish(downTopic('T000001', 'rpc', 'req-2'), '{"method":"format_disk"}');

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { TOPIC_ROOT, type TDeviceSeries } from '@blrms/contracts';
 import {
   DeviceAgent,
@@ -6,6 +8,7 @@ import {
   type FleetCounters,
 } from './device-agent.js';
 import { createDeviceModel, type Random } from './device-models.js';
+import { assignFaults, type DeviceFaults, type FaultAmounts } from './faults.js';
 import { TimerWheel } from './timer-wheel.js';
 
 /**
@@ -14,10 +17,20 @@ import { TimerWheel } from './timer-wheel.js';
  * after a broker restart, and each device binds to one of the given source addresses.
  */
 
+/** A device of the fleet named exactly, e.g. one a test registered with the platform. */
+export interface DeviceSpec {
+  sn: string;
+  series: TDeviceSeries;
+  /** The firmware version it starts with (default: its model's). */
+  fw?: string;
+  faults?: DeviceFaults;
+}
+
 export interface FleetOptions {
   /** `mqtt://host:port` (or `tcp://`). */
   url: string;
   token: string;
+  /** Numbered devices (SNs from `prefix`); the `devices` listed come on top of them. */
   count: number;
   /** Series assigned in turn: device 1 the first, device 2 the second, and so on. */
   series: readonly TDeviceSeries[];
@@ -39,6 +52,24 @@ export interface FleetOptions {
   maxPendingConnects?: number;
   topicRoot?: string;
   random?: Random;
+  /** Devices named exactly, after the `count` numbered ones. */
+  devices?: readonly DeviceSpec[];
+  /** The firmware version the numbered devices start with (default: their model's). */
+  firmware?: string;
+  /** Faults spread over the whole fleet, by kind: a count, or a share between 0 and 1. */
+  faults?: FaultAmounts;
+  /** Faults of particular devices, by SN, on top of `faults` and each spec's own. */
+  faultsBySn?: Readonly<Record<string, DeviceFaults>>;
+  /** A rebooted device (command or upgrade) comes back this much later (default 2 s). */
+  rebootDelayMs?: number;
+  /** Wait before resuming an interrupted firmware download (default 1 s). */
+  downloadRetryMs?: number;
+  /**
+   * Firmware downloads holding a socket at once, per server and source address (default 1000);
+   * more wait their turn. The platform's own limit (a campaign's max concurrent) normally
+   * bounds them first.
+   */
+  maxDownloads?: number;
 }
 
 export interface FleetSnapshot extends FleetCounters {
@@ -82,8 +113,19 @@ export class Fleet implements AgentHost {
     downlinks: 0,
     rpcAnswered: 0,
     sendBufferFull: 0,
+    configsApplied: 0,
+    configsRefused: 0,
+    reboots: 0,
+    upgradeJobs: 0,
+    downloadsActive: 0,
+    downloads: 0,
+    downloadBytes: 0,
+    downloadResumes: 0,
+    upgrades: 0,
+    upgradesFailed: 0,
   };
   readonly agents: DeviceAgent[];
+  private readonly bySn = new Map<string, DeviceAgent>();
   private queue: DeviceAgent[] = [];
   private queueHead = 0;
   private allowance = 0;
@@ -96,6 +138,9 @@ export class Fleet implements AgentHost {
     private readonly hooks: FleetHooks = {},
   ) {
     const random = options.random ?? Math.random;
+    // Keep-alive off: a device opens one connection per download, and a closed socket is freed
+    // at once instead of idling in a pool of thousands.
+    const maxSockets = options.maxDownloads ?? 1000;
     this.settings = {
       endpoint: parseBrokerUrl(options.url),
       token: options.token,
@@ -106,24 +151,75 @@ export class Fleet implements AgentHost {
       dropReconnectMs: options.dropReconnectMs ?? { min: 1_000, max: 30_000 },
       topicRoot: options.topicRoot ?? TOPIC_ROOT,
       random,
+      rebootDelayMs: options.rebootDelayMs ?? 2_000,
+      downloads: {
+        httpAgent: new http.Agent({ keepAlive: false, maxSockets }),
+        httpsAgent: new https.Agent({ keepAlive: false, maxSockets }),
+        retryMs: options.downloadRetryMs ?? 1_000,
+        maxAttempts: 5,
+        idleTimeoutMs: 30_000,
+      },
     };
     this.maxPending = options.maxPendingConnects ?? 2000;
     const first = options.firstNumber ?? 1;
-    this.agents = Array.from({ length: options.count }, (_, i) => {
+    const specs: DeviceSpec[] = Array.from({ length: options.count }, (_, i) => ({
+      sn: snOf(options.prefix, first + i),
+      series: options.series[i % options.series.length] ?? 'R40',
+      ...(options.firmware ? { fw: options.firmware } : {}),
+    }));
+    specs.push(...(options.devices ?? []));
+    const spread = assignFaults(specs.length, options.faults ?? {});
+    this.agents = specs.map((spec, i) => {
       const n = first + i;
-      const series = options.series[i % options.series.length] ?? 'R40';
       const wanIp = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
       const sourceIp = options.sourceIps.length
         ? options.sourceIps[i % options.sourceIps.length]
         : undefined;
-      return new DeviceAgent(
-        snOf(options.prefix, n),
-        createDeviceModel(series, random),
+      const model = createDeviceModel(spec.series, random);
+      const faults = { ...spread.get(i), ...spec.faults, ...options.faultsBySn?.[spec.sn] };
+      const agent = new DeviceAgent(
+        spec.sn,
+        model,
         wanIp,
         this,
         sourceIp,
+        spec.fw ?? model.firmware,
+        Object.keys(faults).length ? faults : undefined,
       );
+      this.bySn.set(spec.sn, agent);
+      return agent;
     });
+  }
+
+  /** The device with this SN, if the fleet has it. */
+  agent(sn: string): DeviceAgent | undefined {
+    return this.bySn.get(sn);
+  }
+
+  /** The devices that were given faults, with them. */
+  faulty(): { sn: string; faults: DeviceFaults }[] {
+    return this.agents
+      .filter((agent) => Object.keys(agent.faults).length > 0)
+      .map((agent) => ({ sn: agent.sn, faults: agent.faults }));
+  }
+
+  /**
+   * Resolves once every device is online and has announced itself (its status went out after its
+   * `down/#` subscription was confirmed), so that what is sent down to it from now on arrives.
+   */
+  async whenOnline(timeoutMs = 30_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.agents.every((agent) => agent.announced)) {
+      if (performance.now() > deadline)
+        throw new Error(
+          `devices not online after ${timeoutMs} ms: ${this.agents
+            .filter((agent) => !agent.announced)
+            .slice(0, 5)
+            .map((agent) => agent.sn)
+            .join(', ')}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Queues every device to connect and starts the clock. */
@@ -146,6 +242,8 @@ export class Fleet implements AgentHost {
     this.queue = [];
     this.queueHead = 0;
     this.wheel.stop();
+    this.settings.downloads.httpAgent.destroy();
+    this.settings.downloads.httpsAgent.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
@@ -215,4 +313,35 @@ export class Fleet implements AgentHost {
     }
     this.wheel.schedule(PUMP_MS, () => this.pump());
   }
+}
+
+export type StartFleetOptions = Pick<FleetOptions, 'url' | 'token'> & Partial<FleetOptions>;
+
+/**
+ * A fleet for tests and scripts: the devices listed (and `count` numbered ones, default none),
+ * telemetry every minute, no churn; resolves once every device is online and announced.
+ *
+ *     const fleet = await startFleet({ url, token, devices: [{ sn: 'D1', series: 'R40' }] });
+ */
+export async function startFleet(options: StartFleetOptions): Promise<Fleet> {
+  const fleet = new Fleet({
+    count: 0,
+    series: ['R40', 'BL10X', 'S27X'],
+    prefix: 'SIM',
+    intervalMs: 60_000,
+    keepaliveSec: 60,
+    churn: 0,
+    badPayloadRate: 0,
+    sourceIps: [],
+    connectRate: 1000,
+    ...options,
+  });
+  fleet.start();
+  try {
+    await fleet.whenOnline();
+  } catch (error) {
+    await fleet.stop();
+    throw error;
+  }
+  return fleet;
 }

@@ -28,6 +28,8 @@ export interface MqttConnectionHandlers {
   /** The CONNACK return code: 0 accepted, 1–5 refused (MQTT 3.1.1 §3.2.2.3). */
   connack(returnCode: number): void;
   message(topic: string, payload: Buffer): void;
+  /** The broker registered a subscription (SUBACK): messages for it will now be delivered. */
+  subscribed?(): void;
   /** The socket is gone, closed by either side; `error` when it failed. Called once. */
   closed(error: Error | undefined): void;
 }
@@ -81,8 +83,10 @@ export class MqttConnection {
         const payload =
           typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
         handlers.message(packet.topic, payload);
+      } else if (packet.cmd === 'suback') {
+        handlers.subscribed?.();
       }
-      // SUBACK, PUBACK and PINGRESP need no answer: the simulator neither retries nor waits.
+      // PUBACK and PINGRESP need no answer: the simulator neither retries nor waits.
     });
   }
 

@@ -1,0 +1,203 @@
+import {
+  CONFIG_DEFAULTS,
+  ZConfigReportedPayload,
+  ZRpcReplyPayload,
+  ZStatusPayload,
+  configProblem,
+  downTopic,
+  mergePatch,
+  upTopic,
+} from '@blrms/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFleet, type Fleet, type StartFleetOptions } from './fleet.js';
+import { startTestBroker, until, type TestBroker } from './test-broker.js';
+
+const TOKEN = 'sim-remote-token';
+
+let broker: TestBroker;
+const fleets: Fleet[] = [];
+
+beforeEach(async () => {
+  broker = await startTestBroker(TOKEN);
+});
+
+afterEach(async () => {
+  await Promise.all(fleets.splice(0).map((fleet) => fleet.stop()));
+  await broker.close();
+});
+
+async function fleetOf(options: Partial<StartFleetOptions>): Promise<Fleet> {
+  const fleet = await startFleet({ url: broker.url, token: TOKEN, rebootDelayMs: 100, ...options });
+  fleets.push(fleet);
+  return fleet;
+}
+
+const onTopic = (topic: string) => broker.published.filter((m) => m.topic === topic);
+const json = (payload: Buffer): unknown => JSON.parse(payload.toString());
+const reportsOf = (sn: string) =>
+  onTopic(upTopic(sn, 'config/reported')).map((m) => ZConfigReportedPayload.parse(json(m.payload)));
+const repliesOf = (sn: string, reqId: string) =>
+  onTopic(upTopic(sn, 'rpc', reqId)).map((m) => ZRpcReplyPayload.parse(json(m.payload)));
+
+const R40 = CONFIG_DEFAULTS.R40;
+const withWifi = (wifi: Record<string, unknown>) => mergePatch(R40, { wifi }) as typeof R40;
+
+describe('remote configuration on a simulated device', () => {
+  it('applies a valid configuration and reports it with its version', async () => {
+    const fleet = await fleetOf({ devices: [{ sn: 'CFG-1', series: 'R40' }] });
+    const config = withWifi({ ssid: 'Plant 7', password: 'longenough' });
+    await broker.publish(downTopic('CFG-1', 'config'), JSON.stringify({ version: 3, config }));
+
+    await until(() => reportsOf('CFG-1').length === 1, 'the report');
+    expect(reportsOf('CFG-1')[0]).toEqual({ version: 3, config, result: 'ok' });
+    expect(fleet.agent('CFG-1')?.currentConfig()).toEqual({ version: 3, config });
+    expect(fleet.counters).toMatchObject({ configsApplied: 1, configsRefused: 0 });
+  });
+
+  it('refuses a value outside its schema, naming the field, and keeps what it had', async () => {
+    const fleet = await fleetOf({ devices: [{ sn: 'CFG-2', series: 'R40' }] });
+    const good = mergePatch(R40, { heartbeatSec: 120 });
+    await broker.publish(
+      downTopic('CFG-2', 'config'),
+      JSON.stringify({ version: 1, config: good }),
+    );
+    await until(() => reportsOf('CFG-2').length === 1, 'the first report');
+
+    const bad = withWifi({ password: 'short' });
+    await broker.publish(downTopic('CFG-2', 'config'), JSON.stringify({ version: 2, config: bad }));
+    await until(() => reportsOf('CFG-2').length === 2, 'the refusal');
+    const refusal = reportsOf('CFG-2')[1];
+    expect(refusal).toEqual({
+      version: 1,
+      config: good,
+      result: 'error',
+      error: configProblem('R40', bad),
+    });
+    expect(refusal?.error).toMatch(/^wifi\.password: /);
+    expect(fleet.agent('CFG-2')?.configVersion).toBe(1);
+    expect(fleet.counters).toMatchObject({ configsApplied: 1, configsRefused: 1 });
+  });
+
+  it('a device with the rejectConfig fault refuses the fields it was told to, or everything', async () => {
+    await fleetOf({
+      devices: [
+        { sn: 'CFG-3', series: 'R40', faults: { rejectConfig: ['wifi.ssid'] } },
+        { sn: 'CFG-4', series: 'S27X', faults: { rejectConfig: true } },
+      ],
+    });
+    const ssid = withWifi({ ssid: 'Elsewhere' });
+    await broker.publish(
+      downTopic('CFG-3', 'config'),
+      JSON.stringify({ version: 1, config: ssid }),
+    );
+    const heartbeat = mergePatch(R40, { heartbeatSec: 30 });
+    await broker.publish(
+      downTopic('CFG-3', 'config'),
+      JSON.stringify({ version: 2, config: heartbeat }),
+    );
+    const s27x = mergePatch(CONFIG_DEFAULTS.S27X, { smsNumbers: ['+8613800000000'] });
+    await broker.publish(
+      downTopic('CFG-4', 'config'),
+      JSON.stringify({ version: 1, config: s27x }),
+    );
+
+    await until(
+      () => reportsOf('CFG-3').length === 2 && reportsOf('CFG-4').length === 1,
+      'reports',
+    );
+    expect(reportsOf('CFG-3')).toEqual([
+      {
+        version: 0,
+        config: R40,
+        result: 'error',
+        error: 'wifi.ssid: not supported by this device',
+      },
+      { version: 2, config: heartbeat, result: 'ok' },
+    ]);
+    expect(reportsOf('CFG-4')).toEqual([
+      {
+        version: 0,
+        config: CONFIG_DEFAULTS.S27X,
+        result: 'error',
+        error: '(config): refused by device',
+      },
+    ]);
+  });
+
+  it('subscribes before it announces itself: what is sent in answer to its status arrives, after every reconnect', async () => {
+    await broker.close();
+    broker = await startTestBroker(TOKEN, { subscribeDelayMs: 200 });
+    const config = mergePatch(R40, { heartbeatSec: 300 });
+    let sent = 0;
+    // Like the platform: pending configuration goes out the moment the online status arrives.
+    broker.onPublish = (message) => {
+      if (message.topic !== upTopic('CFG-5', 'status')) return;
+      const status = ZStatusPayload.parse(json(message.payload));
+      if (!status.online) return;
+      sent += 1;
+      void broker.publish(downTopic('CFG-5', 'config'), JSON.stringify({ version: 7, config }));
+    };
+    const fleet = await fleetOf({ devices: [{ sn: 'CFG-5', series: 'R40' }] });
+    await until(() => reportsOf('CFG-5').length === 1, 'the report after connecting');
+    expect(reportsOf('CFG-5')[0]).toEqual({ version: 7, config, result: 'ok' });
+
+    fleet.agent('CFG-5')?.drop(50);
+    await until(() => reportsOf('CFG-5').length === 2, 'the report after reconnecting');
+    expect(sent).toBe(2);
+    expect(reportsOf('CFG-5')[1]).toEqual({ version: 7, config, result: 'ok' });
+  });
+});
+
+describe('commands on a simulated device', () => {
+  it('answers ping and get_config, and unknown methods with an error', async () => {
+    await fleetOf({ devices: [{ sn: 'RPC-1', series: 'BL10X' }] });
+    const rpc = (reqId: string, method: string) =>
+      broker.publish(
+        downTopic('RPC-1', 'rpc', reqId),
+        JSON.stringify({ method, params: {}, timeoutSec: 30 }),
+      );
+    await rpc('r1', 'ping');
+    await rpc('r2', 'get_config');
+    await rpc('r3', 'format_disk');
+    await until(() => repliesOf('RPC-1', 'r3').length === 1, 'three replies');
+    expect(repliesOf('RPC-1', 'r1')).toEqual([{ ok: true, result: 'pong' }]);
+    expect(repliesOf('RPC-1', 'r2')).toEqual([
+      { ok: true, result: { version: 0, config: CONFIG_DEFAULTS.BL10X } },
+    ]);
+    expect(repliesOf('RPC-1', 'r3')).toEqual([{ ok: false, error: 'unknown method' }]);
+  });
+
+  it('reboot answers first, goes offline, and comes back after the reboot delay', async () => {
+    const fleet = await fleetOf({ devices: [{ sn: 'RPC-2', series: 'S27X' }], rebootDelayMs: 300 });
+    const status = upTopic('RPC-2', 'status');
+    await broker.publish(
+      downTopic('RPC-2', 'rpc', 'boot-1'),
+      JSON.stringify({ method: 'reboot', timeoutSec: 30 }),
+    );
+    await until(() => onTopic(status).length === 3, 'offline and online again');
+    const reply = broker.published.findIndex((m) => m.topic === upTopic('RPC-2', 'rpc', 'boot-1'));
+    const offline = broker.published.findIndex(
+      (m) => m.topic === status && m.payload.toString() === '{"online":false}',
+    );
+    expect(repliesOf('RPC-2', 'boot-1')).toEqual([{ ok: true, result: 'rebooting' }]);
+    expect(reply).toBeLessThan(offline);
+    // A clean restart: its own offline status and a DISCONNECT, not a lost connection.
+    expect(broker.disconnects).toContain('RPC-2');
+    expect(onTopic(status).map((m) => ZStatusPayload.parse(json(m.payload)).online)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(broker.logins.filter((l) => l.clientId === 'RPC-2')).toHaveLength(2);
+    expect(fleet.counters).toMatchObject({ reboots: 1, lost: 0, connects: 2 });
+  });
+
+  it('a device told to ignore a method never answers it', async () => {
+    await fleetOf({ devices: [{ sn: 'RPC-3', series: 'R40', faults: { ignoreRpc: ['ping'] } }] });
+    await broker.publish(downTopic('RPC-3', 'rpc', 'p1'), '{"method":"ping","timeoutSec":1}');
+    await broker.publish(downTopic('RPC-3', 'rpc', 'g1'), '{"method":"get_config","timeoutSec":1}');
+    await until(() => repliesOf('RPC-3', 'g1').length === 1, 'the get_config answer');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(repliesOf('RPC-3', 'p1')).toEqual([]);
+  });
+});
