@@ -25,9 +25,14 @@ import { accountRoutes, type AccountRateLimits } from './modules/account/account
 import { AccountService } from './modules/account/account.service.js';
 import { SmsSettingsService } from './modules/account/sms-settings.service.js';
 import { VerifyCodeService } from './modules/account/verify-code.service.js';
+import { CampaignEngine, type CampaignEngineOptions } from './modules/campaign/campaign.engine.js';
+import { CampaignRepository } from './modules/campaign/campaign.repository.js';
+import { campaignRoutes } from './modules/campaign/campaign.routes.js';
+import { CampaignService } from './modules/campaign/campaign.service.js';
 import { CheckRuleRepository } from './modules/check-rule/check-rule.repository.js';
 import { checkRuleRoutes } from './modules/check-rule/check-rule.routes.js';
 import { CheckRuleService } from './modules/check-rule/check-rule.service.js';
+import { FileStore } from './platform/files/file-store.js';
 import { OutboxMailer, SmtpMailer, type Mailer } from './platform/mail/mail.js';
 import { Outbox } from './platform/mail/outbox.js';
 import { DictRepository } from './modules/dict/dict.repository.js';
@@ -36,11 +41,20 @@ import { DictService } from './modules/dict/dict.service.js';
 import { DuplicateCheckRepository } from './modules/duplicate-check/duplicate-check.repository.js';
 import { duplicateCheckRoutes } from './modules/duplicate-check/duplicate-check.routes.js';
 import { DuplicateCheckService } from './modules/duplicate-check/duplicate-check.service.js';
+import { FirmwareRepository } from './modules/firmware/firmware.repository.js';
+import { firmwareRoutes } from './modules/firmware/firmware.routes.js';
+import { FirmwareService } from './modules/firmware/firmware.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { HealthService } from './modules/health/health.service.js';
 import { DeviceDataRepository } from './modules/device-data/device-data.repository.js';
 import { deviceDataRoutes } from './modules/device-data/device-data.routes.js';
 import { DeviceDataService } from './modules/device-data/device-data.service.js';
+import { DeviceCommandRepository } from './modules/device-command/command.repository.js';
+import { deviceCommandRoutes } from './modules/device-command/command.routes.js';
+import { DeviceCommandService } from './modules/device-command/command.service.js';
+import { DeviceConfigRepository } from './modules/device-config/config.repository.js';
+import { deviceConfigRoutes } from './modules/device-config/config.routes.js';
+import { DeviceConfigService } from './modules/device-config/config.service.js';
 import { GatewayRepository } from './modules/device-gateway/gateway.repository.js';
 import { GatewayService, type GatewayOptions } from './modules/device-gateway/gateway.service.js';
 import { mqttHookRoutes } from './modules/device-gateway/mqtt-hook.routes.js';
@@ -126,6 +140,8 @@ export interface AppOptions {
   mqtt?: GatewayOptions & { port?: number; url?: string };
   /** Where uplinks go instead of the device-data module (gateway tests). */
   uplinkSink?: UplinkSink;
+  /** Campaign engine timings (tests shorten the step deadlines). */
+  campaigns?: Partial<CampaignEngineOptions>;
 }
 
 declare module 'fastify' {
@@ -138,6 +154,14 @@ declare module 'fastify' {
     deviceData: DeviceDataService;
     /** The MQTT device gateway: main.ts starts its broker; tests read its port. */
     deviceGateway: GatewayService;
+    /** Remote configuration: campaigns apply patches and hear outcomes through it. */
+    deviceConfigs: DeviceConfigService;
+    /** Commands to devices: tests run the timeout sweep after moving the clock. */
+    deviceCommands: DeviceCommandService;
+    /** The firmware library: campaigns find firmware and sign download links through it. */
+    firmware: FirmwareService;
+    /** The campaign engine: tests run its tick instead of waiting for the timer. */
+    campaignEngine: CampaignEngine;
   }
 }
 
@@ -268,7 +292,35 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     options.mqtt,
   );
   app.decorate('deviceGateway', gateway);
-  const sockets = new SocketHub(sessions, bus, app.log, clock, deviceData);
+  const deviceConfigs = new DeviceConfigService(
+    new DeviceConfigRepository(db),
+    devices,
+    deviceLogs,
+    gateway,
+    bus,
+    app.log,
+    clock,
+  );
+  app.decorate('deviceConfigs', deviceConfigs);
+  const deviceCommands = new DeviceCommandService(
+    new DeviceCommandRepository(db),
+    devices,
+    deviceConfigs,
+    deviceLogs,
+    permissions,
+    gateway,
+    bus,
+    app.log,
+    clock,
+  );
+  app.decorate('deviceCommands', deviceCommands);
+  uplinks.handle({
+    configReported: (device, payload, at) => deviceConfigs.configReported(device, payload, at),
+    rpcReplied: (device, reqId, payload, at) =>
+      deviceCommands.rpcReplied(device, reqId, payload, at),
+    deviceOnline: (device) => deviceConfigs.deviceOnline(device),
+  });
+  const sockets = new SocketHub(sessions, bus, app.log, clock, deviceData, permissions);
   app.server.on('upgrade', (request, socket, head: Buffer) => {
     // The console's socket, else MQTT over WebSocket at /mqtt.
     const handled =
@@ -276,6 +328,43 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (!handled) socket.destroy();
   });
   app.decorate('announcements', announcements);
+  const firmware = new FirmwareService(
+    new FirmwareRepository(db),
+    new FileStore(path.join(config.dataDir, 'files')),
+    permissions,
+    clock,
+    config.publicUrl ?? `http://localhost:${config.port}`,
+  );
+  await firmware.init();
+  app.decorate('firmware', firmware);
+  const campaignRepository = new CampaignRepository(db, database.dialect);
+  const campaignEngine = new CampaignEngine(
+    {
+      repository: campaignRepository,
+      firmware,
+      configs: deviceConfigs,
+      downlinks: gateway,
+      deviceLogs,
+      bus,
+      clock,
+      log: app.log,
+    },
+    options.campaigns,
+  );
+  app.decorate('campaignEngine', campaignEngine);
+  uplinks.handle({
+    otaReported: campaignEngine.otaReported,
+    deviceOnline: campaignEngine.deviceOnline,
+  });
+  const campaigns = new CampaignService(
+    campaignRepository,
+    campaignEngine,
+    firmware,
+    devices,
+    dataRules,
+    permissions,
+    clock,
+  );
   const accountRepository = new AccountRepository(db);
   const outbox = new Outbox(path.join(config.dataDir, 'outbox'));
   const mailer: Mailer = config.smtpUrl
@@ -335,6 +424,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(deviceRoutes(devices));
       await api.register(deviceLogRoutes(deviceLogs));
       await api.register(deviceDataRoutes(deviceData));
+      await api.register(deviceConfigRoutes(deviceConfigs));
+      await api.register(deviceCommandRoutes(deviceCommands));
+      await api.register(firmwareRoutes(firmware));
+      await api.register(campaignRoutes(campaigns));
       await api.register(mqttHookRoutes(gateway));
       await api.register(announcementRoutes(announcements));
       await api.register(
@@ -391,9 +484,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   else if (options.mqtt?.port !== undefined)
     await gateway.startEmbedded(options.mqtt.port, '127.0.0.1');
 
+  campaignEngine.start();
   app.addHook('onClose', async () => {
+    await campaignEngine.close();
     await flushOperationLog();
     await gateway.close();
+    await deviceCommands.close();
     await deviceData.close();
     await sockets.close();
     await bus.close();

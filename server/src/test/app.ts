@@ -90,7 +90,14 @@ export async function createTestApp(
   const clock = new TestClock();
   const bus = new MemoryBus();
   const config = {
-    ...loadConfig({ ADMIN_PASSWORD, CAPTCHA: 'on', LOG_LEVEL: 'silent', ...options.env }),
+    ...loadConfig({
+      ADMIN_PASSWORD,
+      CAPTCHA: 'on',
+      LOG_LEVEL: 'silent',
+      // Files (firmware, the mail outbox) of one test app, not the repository's ./data.
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'blrms-test-')),
+      ...options.env,
+    }),
     webDist: options.webDist ?? path.join(os.tmpdir(), 'blrms-no-console'),
   };
   const app = await buildApp(config, {

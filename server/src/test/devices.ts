@@ -3,7 +3,16 @@ import { newId } from '../platform/db/ids.js';
 import { authHeaders, type TestContext } from './app.js';
 
 /** Menu keys of the device pages and buttons (see db/seed/menu.ts). */
-export const DEVICE_PAGES = ['device', 'device-token', 'device-group', 'device-list', 'device-log'];
+export const DEVICE_PAGES = [
+  'device',
+  'device-token',
+  'device-group',
+  'device-list',
+  'device-log',
+  'device-firmware',
+  'device-campaign',
+  'device-campaign-detail',
+];
 export const DEVICE_BUTTONS = [
   'token:add',
   'token:edit',
@@ -17,6 +26,14 @@ export const DEVICE_BUTTONS = [
   'device:delete',
   'device:import',
   'device:export',
+  'device:config',
+  'device:command',
+  'device:command:custom',
+  'firmware:upload',
+  'firmware:edit',
+  'firmware:delete',
+  'campaign:add',
+  'campaign:control',
 ];
 
 /** A role of the company granted these menu keys; `rules` are data-rule ids per key. */

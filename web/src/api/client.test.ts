@@ -174,6 +174,16 @@ describe('http client', () => {
     });
     expect(notices.map((n) => n.description)).toEqual(['file too large']);
   });
+
+  it('leaves a failed upload to a caller that shows it on its form, with the time it allows', async () => {
+    const { client, notices } = await setup(() => jsonResponse(envelope(null)));
+    const sent = FakeXhr.install(409, envelope(null, 409, 'version exists'));
+    await expect(
+      client.upload('/x', new FormData(), undefined, { silent: true, timeoutMs: 0 }),
+    ).rejects.toMatchObject({ status: 409, message: 'version exists' });
+    expect(sent[0]?.timeout).toBe(0);
+    expect(notices).toEqual([]);
+  });
 });
 
 /** Answers every request with `status` and `body` after reporting half the upload, then all. */

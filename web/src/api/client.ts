@@ -213,6 +213,13 @@ function parseEnvelope(text: string): Envelope | null {
   }
 }
 
+export type UploadOptions = {
+  /** The caller shows the error itself (on the form field it concerns). */
+  silent?: boolean;
+  /** Replaces UPLOAD_TIMEOUT_MS, for files far larger than an import sheet; 0: no limit. */
+  timeoutMs?: number;
+};
+
 /**
  * Posts a multipart form and resolves to the envelope's `result`. `onUploadProgress` gets the
  * fraction of the body sent (0 to 1); after 1 the server is still working on the request.
@@ -221,16 +228,17 @@ export function upload<T>(
   path: string,
   form: FormData,
   onUploadProgress?: (fraction: number) => void,
+  options: UploadOptions = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const fail = (error: ApiError) => {
-      reportApiError(error);
+      if (!options.silent) reportApiError(error);
       reject(error);
     };
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl('POST', path, undefined));
     buildHeaders(false).forEach((value, name) => xhr.setRequestHeader(name, value));
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.timeout = options.timeoutMs ?? UPLOAD_TIMEOUT_MS;
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onUploadProgress?.(event.loaded / event.total);
     };

@@ -106,6 +106,8 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('kind', 'varchar(16)', (c) => c.notNull())
     .addColumn('firmware_id', id, (c) => c.references('firmware.id'))
+    // Kept with the campaign: a finished campaign's firmware may be deleted later.
+    .addColumn('firmware_version', 'varchar(64)')
     .addColumn('series', 'varchar(16)')
     .addColumn('config_patch_json', 'text')
     .addColumn('target_json', 'text', (c) => c.notNull())

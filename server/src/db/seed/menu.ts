@@ -121,6 +121,9 @@ export const MENU: SeedPermission[] = [
       ['device:delete', '删除', 'Delete'],
       ['device:import', '导入', 'Import'],
       ['device:export', '导出', 'Export'],
+      ['device:config', '远程配置', 'Configure'],
+      ['device:command', '远程命令', 'Commands'],
+      ['device:command:custom', '自定义命令', 'Custom commands'],
     ],
   ),
   {
@@ -147,6 +150,50 @@ export const MENU: SeedPermission[] = [
     'profile',
     [['device:retention', '数据保留', 'Data retention']],
   ),
+  // Remote operations (issue 5): the firmware library and upgrade/configuration campaigns.
+  ...devicePage(
+    'device-firmware',
+    '固件库',
+    'Firmware',
+    '/device/firmware',
+    'device/FirmwareList',
+    'firmware:list',
+    5,
+    'database',
+    [
+      ['firmware:upload', '上传', 'Upload'],
+      ['firmware:edit', '编辑', 'Edit'],
+      ['firmware:delete', '删除', 'Delete'],
+      ['firmware:settings', '上传限制', 'Upload limit'],
+    ],
+  ),
+  ...devicePage(
+    'device-campaign',
+    '升级任务',
+    'Campaigns',
+    '/device/campaign',
+    'device/CampaignList',
+    'campaign:list',
+    6,
+    'deployment',
+    [
+      ['campaign:add', '新建', 'Create'],
+      ['campaign:control', '暂停/继续/取消/重试', 'Pause, resume, cancel, retry'],
+    ],
+  ),
+  {
+    key: 'device-campaign-detail',
+    parent: 'device',
+    name: '升级任务详情',
+    name_en: 'Campaign detail',
+    menu_type: 1,
+    url: '/device/campaign/:id',
+    component_name: 'device-campaign-detail',
+    component: 'device/CampaignDetail',
+    perms: 'campaign:list',
+    hidden: 1,
+    sort_no: 7,
+  },
   {
     key: 'system',
     name: '系统管理',
@@ -603,14 +650,15 @@ export const MENU: SeedPermission[] = [
 
 /**
  * Menu/button rows (by perms prefix) a company administrator does not get: they act on the whole
- * platform (companies, check rules, platform settings, how long device data is kept), which only
- * platform administrators manage.
+ * platform (companies, check rules, platform settings, how long device data is kept, the firmware
+ * upload limit), which only platform administrators manage.
  */
 export const PLATFORM_ONLY_PERMS = [
   'system:company',
   'system:checkrule',
   'system:setting',
   'device:retention',
+  'firmware:settings',
 ];
 
 export function isPlatformOnly(perms: string | null | undefined): boolean {

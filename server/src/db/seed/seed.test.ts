@@ -44,9 +44,18 @@ describe('seed on an existing database', () => {
       )
       .execute();
     // As before a release that brings the device log page and its (platform-only) retention
-    // button: the rows do not exist yet. And the customer's administrator has taken the token
-    // page away from their own admin role.
-    const added = [permissionId('device:retention'), permissionId('device-log')];
+    // button, and the firmware page with its (platform-only) upload limit: the rows do not exist
+    // yet. And the customer's administrator has taken the token page away from their own admin
+    // role.
+    const added = [
+      'device:retention',
+      'device-log',
+      'firmware:upload',
+      'firmware:edit',
+      'firmware:delete',
+      'firmware:settings',
+      'device-firmware',
+    ].map(permissionId);
     await t.db.deleteFrom('sys_role_permission').where('permission_id', 'in', added).execute();
     for (const id of added) await t.db.deleteFrom('sys_permission').where('id', '=', id).execute();
     await t.db
@@ -67,6 +76,9 @@ describe('seed on an existing database', () => {
     const granted = await grantedTo(customerAdminRole);
     expect(granted).toContain(permissionId('device-log'));
     expect(granted).not.toContain(permissionId('device:retention'));
+    expect(granted).toContain(permissionId('device-firmware'));
+    expect(granted).toContain(permissionId('firmware:upload'));
+    expect(granted).not.toContain(permissionId('firmware:settings'));
     expect(granted).not.toContain(permissionId('device-token'));
     expect(granted).not.toContain(permissionId('system-company'));
   });

@@ -35,6 +35,15 @@ export class DeviceLogRepository {
     });
   }
 
+  /** By id alone: the id comes from the server's own write, never from a request. */
+  async setState(id: string, state: string, content: string | undefined): Promise<void> {
+    await this.db
+      .updateTable('device_log')
+      .set(content === undefined ? { state } : { state, content })
+      .where('id', '=', id)
+      .execute();
+  }
+
   private filtered(companyId: string, filter: DeviceLogFilter) {
     let query = scoped(this.db, companyId).selectFrom('device_log');
     if (filter.deviceId) query = query.where('device_id', '=', filter.deviceId);

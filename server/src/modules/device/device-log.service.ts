@@ -21,6 +21,9 @@ export const DEVICE_LOG_SUBJECTS = {
   'device.delete': 'deviceLogSubjectDelete',
   'device.import': 'deviceLogSubjectImport',
   'device.move': 'deviceLogSubjectMove',
+  'config.push': 'deviceLogSubjectConfigPush',
+  'command.send': 'deviceLogSubjectCommandSend',
+  'ota.notify': 'deviceLogSubjectOtaNotify',
 } as const satisfies Record<string, MessageKey>;
 
 export type DeviceLogSubject = keyof typeof DEVICE_LOG_SUBJECTS;
@@ -69,9 +72,20 @@ function toDeviceLog(row: DeviceLogTable, lang: Lang): TDeviceLog {
 
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
 
+/** Content as stored: refused over 64 KiB rather than cut. */
+function contentText(content: unknown): string {
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > DEVICE_LOG_CONTENT_MAX_BYTES) {
+    throw new AppError('deviceLogContentTooLarge', 413, { size });
+  }
+  return text;
+}
+
 /**
- * The device log: written by the server only (device actions now; MQTT events, configuration and
- * OTA later), read by users with `devicelog:list`. Content over 64 KiB is refused, never cut.
+ * The device log: written by the server only (device actions, refused connections, downlinks of
+ * configuration, commands and OTA), read by users with `devicelog:list`. A downlink's entry is
+ * written when it is sent and its state follows the device's answer. Content over 64 KiB is refused, never cut.
  */
 export class DeviceLogService {
   constructor(
@@ -79,34 +93,48 @@ export class DeviceLogService {
     private readonly clock: Clock,
   ) {}
 
-  async write(entry: DeviceLogEntry): Promise<void> {
-    await this.writeMany([entry]);
+  /** Writes one entry; returns its id, for a downlink whose outcome sets its state later. */
+  async write(entry: DeviceLogEntry): Promise<string> {
+    const row = this.row(entry, this.clock());
+    await this.repository.insert([row]);
+    return row.id;
   }
 
-  async writeMany(entries: DeviceLogEntry[]): Promise<void> {
+  /** Writes the entries in one transaction; returns their ids, in order. */
+  async writeMany(entries: DeviceLogEntry[]): Promise<string[]> {
     const now = this.clock();
-    const rows = entries.map((e): DeviceLogTable => {
-      const content = typeof e.content === 'string' ? e.content : JSON.stringify(e.content);
-      const size = Buffer.byteLength(content, 'utf8');
-      if (size > DEVICE_LOG_CONTENT_MAX_BYTES) {
-        throw new AppError('deviceLogContentTooLarge', 413, { size });
-      }
-      return {
-        id: newId(),
-        company_id: e.companyId,
-        device_id: e.deviceId,
-        sn: e.sn,
-        request_url: e.requestUrl.slice(0, 1000),
-        source_user: e.sourceUser,
-        target_user: e.targetUser,
-        subject: e.subject.slice(0, 128),
-        content,
-        source_ip: e.sourceIp,
-        log_time: e.logTime ?? now,
-        state: e.state,
-      };
-    });
+    const rows = entries.map((e) => this.row(e, now));
     await this.repository.insert(rows);
+    return rows.map((r) => r.id);
+  }
+
+  private row(e: DeviceLogEntry, now: number): DeviceLogTable {
+    return {
+      id: newId(),
+      company_id: e.companyId,
+      device_id: e.deviceId,
+      sn: e.sn,
+      request_url: e.requestUrl.slice(0, 1000),
+      source_user: e.sourceUser,
+      target_user: e.targetUser,
+      subject: e.subject.slice(0, 128),
+      content: contentText(e.content),
+      source_ip: e.sourceIp,
+      log_time: e.logTime ?? now,
+      state: e.state,
+    };
+  }
+
+  /**
+   * The outcome of a downlink (acked, succeeded, failed, timeout), with what the device answered
+   * when `content` is given. Entries are never edited otherwise.
+   */
+  async setState(id: string, state: TDeviceLogState, content?: unknown): Promise<void> {
+    await this.repository.setState(
+      id,
+      state,
+      content === undefined ? undefined : contentText(content),
+    );
   }
 
   async list(scope: Scope, query: TDeviceLogQuery, lang: Lang): Promise<Page<TDeviceLog>> {

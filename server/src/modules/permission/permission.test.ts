@@ -43,12 +43,32 @@ describe('getUserPermissionByToken', () => {
     ).toEqual([
       ['/device/token', 'device/TokenList', false, 5],
       ['/device/group', 'device/GroupList', false, 4],
-      ['/device/list', 'device/DeviceList', false, 6],
+      ['/device/list', 'device/DeviceList', false, 9],
       ['/device/detail/:id', 'device/DeviceDetail', true, 1],
       ['/device/log', 'device/DeviceLogList', false, 2],
+      ['/device/firmware', 'device/FirmwareList', false, 5],
+      ['/device/campaign', 'device/CampaignList', false, 3],
+      ['/device/campaign/:id', 'device/CampaignDetail', true, 1],
+    ]);
+    expect(device?.children?.map((c) => c.meta.title).slice(-3)).toEqual([
+      '固件库',
+      '升级任务',
+      '升级任务详情',
     ]);
     expect(auth.map((a: { action: string }) => a.action)).toEqual(
-      expect.arrayContaining(['token:reveal', 'device:import', 'device:export', 'devicelog:list']),
+      expect.arrayContaining([
+        'token:reveal',
+        'device:import',
+        'device:export',
+        'devicelog:list',
+        'device:config',
+        'device:command',
+        'device:command:custom',
+        'firmware:upload',
+        'firmware:settings',
+        'campaign:add',
+        'campaign:control',
+      ]),
     );
     expect(home).toMatchObject({
       path: '/dashboard/analysis',
@@ -100,6 +120,8 @@ describe('getUserPermissionByToken', () => {
         'Groups',
         'Devices',
         'Logs',
+        'Firmware',
+        'Campaigns',
         'Login account',
         'Role management',
         'Menu permissions',

@@ -22,9 +22,12 @@ describe('route access declarations', () => {
       .map(([key]) => key)
       .sort();
     expect(publicRoutes).toEqual([
+      // Firmware downloads: no session, a signed and expiring link instead (firmware.test.ts).
+      'GET /api/firmware/download/:id',
       'GET /api/health',
       'GET /api/sys/randomImage/:key',
       'GET /api/sys/user/registerCheck',
+      'HEAD /api/firmware/download/:id',
       'HEAD /api/health',
       'HEAD /api/sys/randomImage/:key',
       'HEAD /api/sys/user/registerCheck',

@@ -463,6 +463,7 @@ export interface CampaignTable {
   name: string;
   kind: string;
   firmware_id: string | null;
+  firmware_version: string | null;
   series: string | null;
   config_patch_json: string | null;
   target_json: string;

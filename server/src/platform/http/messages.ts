@@ -150,6 +150,36 @@ const CATALOGUE = {
   deviceLogSubjectDelete: { 'zh-CN': '删除设备', 'en-US': 'Device deleted' },
   deviceLogSubjectImport: { 'zh-CN': '导入设备', 'en-US': 'Device imported' },
   deviceLogSubjectMove: { 'zh-CN': '移动分组', 'en-US': 'Device moved to a group' },
+  deviceLogSubjectConfigPush: { 'zh-CN': '下发配置', 'en-US': 'Configuration pushed' },
+  deviceLogSubjectCommandSend: { 'zh-CN': '下发命令', 'en-US': 'Command sent' },
+  deviceLogSubjectOtaNotify: { 'zh-CN': '升级通知', 'en-US': 'Upgrade notified' },
+  deviceConfigInvalid: {
+    'zh-CN': (p) => `config.${p.path}: 不符合 ${p.series} 的配置要求（${p.rule}）`,
+    'en-US': (p) => `config.${p.path}: ${p.rule}`,
+  },
+  deviceConfigStale: {
+    'zh-CN': (p) => `baseVersion: 配置已被修改（当前版本 ${p.version}），请刷新后再改`,
+    'en-US': (p) =>
+      `baseVersion: the configuration was changed meanwhile (now version ${p.version}); reload it and edit again`,
+  },
+  deviceConfigSent: { 'zh-CN': '配置已保存并下发', 'en-US': 'Configuration saved and sent' },
+  deviceConfigQueued: {
+    'zh-CN': '配置已保存，设备上线时下发',
+    'en-US': 'Configuration saved; the device gets it when it comes online',
+  },
+  deviceOffline: {
+    'zh-CN': '设备离线，命令只能发给在线设备',
+    'en-US': 'The device is offline: commands reach online devices only',
+  },
+  deviceCommandCustomDenied: {
+    'zh-CN': 'method: 自定义命令需要“自定义命令”权限',
+    'en-US': 'method: free-form commands need the custom command permission',
+  },
+  deviceCommandSent: { 'zh-CN': '命令已下发', 'en-US': 'Command sent' },
+  deviceCommandTooLarge: {
+    'zh-CN': (p) => `params: 命令超过 ${p.kb} KB`,
+    'en-US': (p) => `params: the command must be at most ${p.kb} KB as JSON`,
+  },
   deleted: { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
   saved: { 'zh-CN': '保存成功', 'en-US': 'Saved' },
   weakPassword: {
@@ -405,6 +435,96 @@ const CATALOGUE = {
   deviceAlertMore: {
     'zh-CN': (p) => `等 ${p.count} 台`,
     'en-US': (p) => `and ${p.count} more`,
+  },
+  // Campaigns (issue 5, helper C).
+  campaignStarted: { 'zh-CN': '任务已开始', 'en-US': 'Campaign started' },
+  campaignPaused: { 'zh-CN': '任务已暂停', 'en-US': 'Campaign paused' },
+  campaignResumed: { 'zh-CN': '任务已继续', 'en-US': 'Campaign resumed' },
+  campaignCanceled: { 'zh-CN': '任务已取消', 'en-US': 'Campaign canceled' },
+  campaignRetried: {
+    'zh-CN': '失败的设备已重新排队',
+    'en-US': 'The failed devices are queued again',
+  },
+  campaignNotFound: { 'zh-CN': '任务不存在', 'en-US': 'Campaign not found' },
+  campaignStateConflict: {
+    'zh-CN': (p) => `任务当前状态为 ${p.state}，不能执行此操作`,
+    'en-US': (p) => `The campaign is ${p.state}: this action does not apply`,
+  },
+  campaignConfigDenied: {
+    'zh-CN': '批量配置还需要“修改配置”权限（device:config）',
+    'en-US': 'Bulk configuration also needs the device:config permission',
+  },
+  campaignFirmwareRequired: {
+    'zh-CN': 'firmwareId: 升级任务必须选择固件',
+    'en-US': 'firmwareId: required for an upgrade',
+  },
+  campaignSeriesRequired: {
+    'zh-CN': 'series: 批量配置必须选择设备系列',
+    'en-US': 'series: required for configuration',
+  },
+  campaignFirmwareNotFound: {
+    'zh-CN': 'firmwareId: 固件不存在',
+    'en-US': 'firmwareId: firmware not found',
+  },
+  campaignGroupNotFound: {
+    'zh-CN': 'target.groupId: 分组不存在',
+    'en-US': 'target.groupId: group not found',
+  },
+  campaignTargetSeries: {
+    'zh-CN': (p) => `target.series: 必须是 ${p.series}（固件或配置所属的系列）`,
+    'en-US': (p) =>
+      `target.series: must be ${p.series}, the series of the firmware or configuration`,
+  },
+  campaignVersionRange: {
+    'zh-CN': 'target.versionTo: 不能早于 versionFrom',
+    'en-US': 'target.versionTo: must not be before versionFrom',
+  },
+  campaignDevicesNotFound: {
+    'zh-CN': (p) => `target.deviceIds: ${p.count} 台设备不存在：${p.ids}`,
+    'en-US': (p) => `target.deviceIds: ${p.count} device(s) not found: ${p.ids}`,
+  },
+  campaignDevicesHidden: {
+    'zh-CN': (p) => `target.deviceIds: 无权操作 ${p.count} 台设备：${p.ids}`,
+    'en-US': (p) => `target.deviceIds: no access to ${p.count} device(s): ${p.ids}`,
+  },
+  campaignDevicesSeries: {
+    'zh-CN': (p) => `target.deviceIds: ${p.count} 台设备不是 ${p.series} 系列：${p.sns}`,
+    'en-US': (p) => `target.deviceIds: ${p.count} device(s) are not ${p.series}: ${p.sns}`,
+  },
+  campaignNoDevices: {
+    'zh-CN': (p) => `target: 没有符合条件的设备（已排除 ${p.excluded} 台）`,
+    'en-US': (p) => `target: no devices match (${p.excluded} left out)`,
+  },
+  campaignConfigInvalid: {
+    'zh-CN': (p) => `configPatch.${p.problem}`,
+    'en-US': (p) => `configPatch.${p.problem}`,
+  },
+  // Firmware library (issue 5, helper B).
+  firmwareUploaded: { 'zh-CN': '固件上传成功', 'en-US': 'Firmware uploaded' },
+  firmwareSettingsSaved: { 'zh-CN': '固件设置已保存', 'en-US': 'Firmware settings saved' },
+  firmwareNotFound: { 'zh-CN': '固件不存在', 'en-US': 'Firmware not found' },
+  firmwareFileMissing: {
+    'zh-CN': 'file: 请在 series、version、releaseNotes 之后上传一个固件文件',
+    'en-US': 'file: one firmware file is required, after series, version and releaseNotes',
+  },
+  firmwareFileEmpty: { 'zh-CN': 'file: 文件不能为空', 'en-US': 'file: must not be empty' },
+  firmwareTooLarge: {
+    'zh-CN': (p) => `file: 固件文件不能超过 ${p.limit}`,
+    'en-US': (p) => `file: firmware files must not exceed ${p.limit}`,
+  },
+  firmwareVersionExists: {
+    'zh-CN': (p) => `version: ${p.series} 系列已有固件版本 ${p.version}`,
+    'en-US': (p) => `version: ${p.series} firmware ${p.version} already exists`,
+  },
+  firmwareInUse: {
+    'zh-CN': '该固件正被进行中或已暂停的升级任务使用，不能删除',
+    'en-US': 'A running or paused upgrade campaign uses this firmware: it cannot be deleted',
+  },
+  firmwareUrlInvalid: { 'zh-CN': '下载链接无效', 'en-US': 'Invalid download link' },
+  firmwareUrlExpired: { 'zh-CN': '下载链接已过期', 'en-US': 'The download link has expired' },
+  firmwareRangeInvalid: {
+    'zh-CN': 'Range: 请求的字节范围超出文件大小',
+    'en-US': 'Range: the requested bytes are beyond the end of the file',
   },
 } satisfies Record<string, Record<Lang, Text>>;
 

@@ -20,6 +20,15 @@ const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must be 6 digits': '必须是 6 位数字',
   'letters, digits, _ or - only': '只能包含字母、数字、_ 或 -',
   'is required': '不能为空',
+  'must be dotted numbers such as 1.2.3, optionally -suffix':
+    '必须是以点分隔的数字，如 1.2.3，可带 -后缀',
+  'name devices, a group or a series': '请选择设备、分组或系列',
+  'must be HH:mm': '必须是 HH:mm 格式',
+  'start and end must differ': '开始和结束时间不能相同',
+  'must rise and end at 100 (cumulative percentages)': '必须逐批递增并以 100 结束（累计百分比）',
+  'required for an upgrade': '升级任务必须填写',
+  'required for configuration': '批量配置必须填写',
+  'must change something': '至少要修改一项',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -1,9 +1,13 @@
 import {
+  CAMPAIGN_DEVICE_STATES,
   SESSION_LIFETIME_MS,
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
   WS_TOKEN_PROTOCOL,
+  type TCampaignProgress,
   type TClientMessage,
+  type TDeviceCommand,
+  type TDeviceConfigState,
   type TDeviceLive,
   type TServerMessage,
 } from '@blrms/contracts';
@@ -27,6 +31,7 @@ import {
   createRole,
   type Client,
 } from '../../test/devices.js';
+import { newId } from '../db/ids.js';
 import type { Bus } from '../bus/bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
 import { MAX_DEVICE_CHANNELS } from './socket-hub.js';
@@ -560,6 +565,164 @@ describe('device channels of the console websocket', () => {
     await t.bus.publish('device.live', { companyId: PLATFORM_ID, devices: [live(r40, 'online')] });
     await p.drained();
     expect(p.of('device-status')).toEqual([]);
+  });
+});
+
+describe('configuration, commands and campaigns on the console websocket', () => {
+  let t: TestContext;
+  let base: string;
+  let admin: { id: string; token: string };
+  let r40: DeviceRef;
+  let s27x: DeviceRef;
+  let otherCompany: string;
+  const probes: Probe[] = [];
+  const open = async (user: { id: string; token: string }) => {
+    const p = new Probe(base, user.id, user.token);
+    probes.push(p);
+    await p.opened;
+    return p;
+  };
+  const signIn = async (username: string, password: string, roleIds: string[]) => {
+    const id = await t.createUser({ username, password, roleIds });
+    return { id, token: await t.login(username, password) };
+  };
+  const configState = (device: DeviceRef): TDeviceConfigState => ({
+    deviceId: device.id,
+    series: 'R40',
+    desired: {
+      version: 3,
+      config: { heartbeatSec: 30 },
+      changedBy: 'admin',
+      changedAt: new Date(t.clock.now).toISOString(),
+    },
+    reported: null,
+    state: 'pending',
+    error: null,
+    sentAt: null,
+  });
+  const command = (device: DeviceRef): TDeviceCommand => ({
+    id: newId(),
+    deviceId: device.id,
+    sn: device.sn,
+    method: 'ping',
+    params: null,
+    timeoutSec: 30,
+    state: 'succeeded',
+    result: { pong: true },
+    error: null,
+    createBy: 'admin',
+    createTime: new Date(t.clock.now).toISOString(),
+    replyTime: new Date(t.clock.now).toISOString(),
+  });
+  const progress = (): TCampaignProgress => ({
+    id: newId(),
+    state: 'running',
+    pausedReason: null,
+    currentWave: 0,
+    total: 200,
+    counts: Object.fromEntries(
+      CAMPAIGN_DEVICE_STATES.map((s) => [s, s === 'queued' ? 200 : 0]),
+    ) as TCampaignProgress['counts'],
+    waitingOffline: 0,
+    endTime: null,
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    base = `ws://127.0.0.1:${address.port}`;
+    const adminId = (
+      await t.db
+        .selectFrom('sys_user')
+        .select('id')
+        .where('username', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    admin = { id: adminId, token: await t.login('admin', ADMIN_PASSWORD) };
+    const api = client(t, admin.token);
+    const token = await api.ok('POST', '/device/token/add', { name: 'remote' });
+    const add = async (sn: string, series: string): Promise<DeviceRef> => {
+      const device = await api.ok('POST', '/device/device/add', {
+        tokenId: token.id,
+        sn,
+        name: sn,
+        series,
+      });
+      return { id: device.id, companyId: PLATFORM_ID, sn };
+    };
+    r40 = await add('REMOTE-R40', 'R40');
+    s27x = await add('REMOTE-S27X', 'S27X');
+    otherCompany = await t.createCompany('campaignsother');
+  });
+  afterAll(async () => {
+    for (const p of probes) p.socket.terminate();
+    await t.close();
+  });
+
+  it('sends a watched device’s configuration state and commands, and no other device’s', async () => {
+    const p = await open(admin);
+    await p.subscribe(`device:${r40.id}`);
+    const mine = command(r40);
+    await t.bus.publish('device.config', { companyId: PLATFORM_ID, config: configState(s27x) });
+    await t.bus.publish('device.command', { companyId: PLATFORM_ID, command: command(s27x) });
+    await t.bus.publish('device.config', { companyId: PLATFORM_ID, config: configState(r40) });
+    await t.bus.publish('device.command', { companyId: PLATFORM_ID, command: mine });
+    await p.drained();
+    expect(p.of('device-config')).toEqual([{ type: 'device-config', config: configState(r40) }]);
+    expect(p.of('device-command')).toEqual([{ type: 'device-command', command: mine }]);
+  });
+
+  it('sends the progress of the company’s campaigns to `campaigns`, with campaign:list only', async () => {
+    const p = await open(admin);
+    expect(await p.subscribe('campaigns')).toEqual({ type: 'subscribed', channel: 'campaigns' });
+    const mine = progress();
+    await t.bus.publish('campaign.progress', { companyId: otherCompany, campaign: progress() });
+    await t.bus.publish('campaign.progress', { companyId: PLATFORM_ID, campaign: mine });
+    await p.drained();
+    expect(p.of('campaign-progress')).toEqual([{ type: 'campaign-progress', campaign: mine }]);
+
+    // Unsubscribed: nothing more.
+    p.send({ type: 'unsubscribe', channel: 'campaigns' });
+    await p.subscribe(`device:${r40.id}`);
+    await t.bus.publish('campaign.progress', { companyId: PLATFORM_ID, campaign: progress() });
+    await p.drained();
+    expect(p.of('campaign-progress')).toHaveLength(1);
+
+    const devicesOnly = await open(
+      await signIn('nocampaigns', 'No-Campaigns-Pass-1', [
+        await createRole(t, PLATFORM_ID, ['device', 'device-list']),
+      ]),
+    );
+    expect(await devicesOnly.subscribe('campaigns')).toEqual({
+      type: 'subscribe-refused',
+      channel: 'campaigns',
+      reason: 'forbidden',
+    });
+    await t.bus.publish('campaign.progress', { companyId: PLATFORM_ID, campaign: progress() });
+    await devicesOnly.drained();
+    expect(devicesOnly.of('campaign-progress')).toEqual([]);
+  });
+
+  it('stops `campaigns` when its user loses campaign:list', async () => {
+    const role = await createRole(t, PLATFORM_ID, ['device', 'device-campaign']);
+    const user = await signIn('campaignwatcher', 'Campaign-Watcher-Pass-1', [role]);
+    const p = await open(user);
+    expect(await p.subscribe('campaigns')).toMatchObject({ type: 'subscribed' });
+    await t.bus.publish('campaign.progress', { companyId: PLATFORM_ID, campaign: progress() });
+    await p.next('campaign-progress');
+
+    await t.db.deleteFrom('sys_role_permission').where('role_id', '=', role).execute();
+    await t.bus.publish('auth.permissions-changed', { userId: user.id });
+    expect(await p.until((m) => m.type === 'subscribe-refused')).toEqual({
+      type: 'subscribe-refused',
+      channel: 'campaigns',
+      reason: 'forbidden',
+    });
+    await t.bus.publish('campaign.progress', { companyId: PLATFORM_ID, campaign: progress() });
+    await p.drained();
+    expect(p.of('campaign-progress')).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  CAMPAIGNS_CHANNEL,
   DEVICES_CHANNEL,
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
@@ -12,6 +13,7 @@ import {
 } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { PermissionService } from '../auth/permissions.js';
 import type { Session, SessionService } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 
@@ -44,6 +46,8 @@ const WS_CLOSE_INTERNAL_ERROR = 1011;
 const MAX_FILTER_BACKLOG = 100;
 /** A status batch whose data-rule check failed. */
 const CHECK_FAILED = Symbol('check failed');
+/** What a user needs in a company to follow its campaigns' progress (`campaigns`). */
+const CAMPAIGN_LIST = 'campaign:list';
 
 /** A company whose device status changes a socket may watch (`devices`). */
 export interface FleetCompany {
@@ -80,6 +84,8 @@ interface Client {
   backlogSize: number;
   /** Devices the socket watches (`device:{id}`). */
   devices: Set<string>;
+  /** Companies whose campaigns' progress the socket gets (`campaigns`); empty when unsubscribed. */
+  campaigns: string[];
   /** Channels whose subscription is being checked; an unsubscribe meanwhile cancels it. */
   pending: Set<TChannel>;
 }
@@ -100,9 +106,11 @@ function offeredToken(request: IncomingMessage): string | undefined {
  * socket for another user's id with 4403. Sockets close when their session is revoked or expires.
  * Messages reach sockets through the bus, so a publish on any node reaches every node's sockets.
  *
- * Device channels are subscriptions of one socket: `devices` (status changes of the devices the
- * user's device list shows, in the companies in which they hold `device:list`) and `device:{id}`
- * (status, telemetry and events of a device the user may see, data rules included). They are
+ * Channels are subscriptions of one socket: `devices` (status changes of the devices the user's
+ * device list shows, in the companies in which they hold `device:list`), `device:{id}` (status,
+ * telemetry, events, configuration state and commands of a device the user may see, data rules
+ * included) and `campaigns` (progress of the campaigns of the companies in which they hold
+ * `campaign:list`). They are
  * checked when made and again when the user's grants change; sockets are indexed by company and by device, so a bus message costs its
  * recipients, not a scan of every socket.
  */
@@ -118,6 +126,8 @@ export class SocketHub {
   private readonly fleetByCompany = new Map<string, Set<Client>>();
   /** Sockets subscribed to `device:{id}`, by device id. */
   private readonly watchersByDevice = new Map<string, Set<Client>>();
+  /** Sockets subscribed to `campaigns`, by company. */
+  private readonly campaignsByCompany = new Map<string, Set<Client>>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly sweep: NodeJS.Timeout;
 
@@ -127,6 +137,7 @@ export class SocketHub {
     private readonly log: FastifyBaseLogger,
     private readonly clock: () => number,
     private readonly access: DeviceWatchAccess,
+    private readonly permissions: Pick<PermissionService, 'has'>,
   ) {
     this.unsubscribe.push(
       bus.subscribe('notice.delivered', ({ companyId, userIds, msgId, msgTxt, cmd }) => {
@@ -163,11 +174,23 @@ export class SocketHub {
         } satisfies TServerMessage);
         for (const client of watchers) this.deliver(client, text);
       }),
-      bus.subscribe('device.event', ({ event }) => {
-        const watchers = this.watchersByDevice.get(event.deviceId);
-        if (!watchers) return;
-        const text = JSON.stringify({ type: 'device-event', event } satisfies TServerMessage);
-        for (const client of watchers) this.deliver(client, text);
+      bus.subscribe('device.event', ({ event }) =>
+        this.toWatchers(event.deviceId, { type: 'device-event', event }),
+      ),
+      bus.subscribe('device.config', ({ config }) =>
+        this.toWatchers(config.deviceId, { type: 'device-config', config }),
+      ),
+      bus.subscribe('device.command', ({ command }) =>
+        this.toWatchers(command.deviceId, { type: 'device-command', command }),
+      ),
+      bus.subscribe('campaign.progress', ({ companyId, campaign }) => {
+        const subscribers = this.campaignsByCompany.get(companyId);
+        if (!subscribers) return;
+        const text = JSON.stringify({
+          type: 'campaign-progress',
+          campaign,
+        } satisfies TServerMessage);
+        for (const client of subscribers) this.deliver(client, text);
       }),
       // Grants changed: what a socket watches is checked again, as a new subscription would be
       // (after this event has reached the permission caches, which subscribed before the hub).
@@ -223,6 +246,7 @@ export class SocketHub {
       backlog: Promise.resolve(),
       backlogSize: 0,
       devices: new Set(),
+      campaigns: [],
       pending: new Set(),
     };
     client.expiry.unref();
@@ -255,6 +279,7 @@ export class SocketHub {
       if (set.size === 0) this.byUser.delete(userId);
       client.pending.clear();
       this.setFleet(client, []);
+      this.setCampaigns(client, []);
       for (const deviceId of [...client.devices]) this.unwatch(client, deviceId);
     });
     ws.on('error', (err) => this.log.debug({ err }, 'websocket error'));
@@ -263,6 +288,7 @@ export class SocketHub {
   /** Answers `subscribed` once the channel's messages reach the socket, or `subscribe-refused`. */
   private async subscribe(client: Client, channel: TChannel) {
     if (client.pending.has(channel)) return;
+    if (channel === CAMPAIGNS_CHANNEL) return this.subscribeCampaigns(client);
     const deviceId = deviceIdOf(channel);
     if (deviceId === null ? client.fleet.length > 0 : client.devices.has(deviceId)) {
       return this.send(client, { type: 'subscribed', channel });
@@ -296,8 +322,35 @@ export class SocketHub {
     this.send(client, { type: 'subscribed', channel });
   }
 
+  /** `campaigns`: the companies of the session in which the user holds `campaign:list`. */
+  private async subscribeCampaigns(client: Client) {
+    const channel = CAMPAIGNS_CHANNEL;
+    if (client.campaigns.length > 0) return this.send(client, { type: 'subscribed', channel });
+    client.pending.add(channel);
+    let companies: string[];
+    try {
+      companies = await this.campaignCompanies(client.session);
+    } catch (err) {
+      this.log.warn({ err, channel }, 'websocket subscription check failed');
+      client.socket.close(WS_CLOSE_INTERNAL_ERROR, 'subscription check failed');
+      return;
+    }
+    if (!client.pending.delete(channel)) return;
+    if (companies.length === 0) return this.refuse(client, channel, 'forbidden');
+    this.setCampaigns(client, companies);
+    this.send(client, { type: 'subscribed', channel });
+  }
+
+  private async campaignCompanies(session: Session): Promise<string[]> {
+    const allowed = await Promise.all(
+      session.companyIds.map((c) => this.permissions.has(session.userId, c, CAMPAIGN_LIST)),
+    );
+    return session.companyIds.filter((_, i) => allowed[i]);
+  }
+
   private leave(client: Client, channel: TChannel) {
     client.pending.delete(channel);
+    if (channel === CAMPAIGNS_CHANNEL) return this.setCampaigns(client, []);
     const deviceId = deviceIdOf(channel);
     if (deviceId === null) this.setFleet(client, []);
     else this.unwatch(client, deviceId);
@@ -318,6 +371,13 @@ export class SocketHub {
           if (open(client) && client.fleet.length > 0) {
             this.setFleet(client, companies);
             if (companies.length === 0) this.refuse(client, DEVICES_CHANNEL, 'forbidden');
+          }
+        }
+        if (open(client) && client.campaigns.length > 0) {
+          const companies = await this.campaignCompanies(client.session);
+          if (open(client) && client.campaigns.length > 0) {
+            this.setCampaigns(client, companies);
+            if (companies.length === 0) this.refuse(client, CAMPAIGNS_CHANNEL, 'forbidden');
           }
         }
         for (const deviceId of [...client.devices]) {
@@ -346,6 +406,28 @@ export class SocketHub {
       set.add(client);
       this.fleetByCompany.set(companyId, set);
     }
+  }
+
+  private setCampaigns(client: Client, companies: string[]) {
+    for (const companyId of client.campaigns) {
+      const set = this.campaignsByCompany.get(companyId);
+      set?.delete(client);
+      if (set?.size === 0) this.campaignsByCompany.delete(companyId);
+    }
+    client.campaigns = companies;
+    for (const companyId of companies) {
+      const set = this.campaignsByCompany.get(companyId) ?? new Set<Client>();
+      set.add(client);
+      this.campaignsByCompany.set(companyId, set);
+    }
+  }
+
+  /** A message about one device, serialized once, to the sockets watching it. */
+  private toWatchers(deviceId: string, message: TServerMessage) {
+    const watchers = this.watchersByDevice.get(deviceId);
+    if (!watchers) return;
+    const text = JSON.stringify(message);
+    for (const client of watchers) this.deliver(client, text);
   }
 
   private watch(client: Client, deviceId: string) {
@@ -516,7 +598,7 @@ export class SocketHub {
   }
 }
 
-/** The device id of a `device:{id}` channel; null for `devices`. */
+/** The device id of a `device:{id}` channel; null for `devices` (and `campaigns`). */
 function deviceIdOf(channel: TChannel): string | null {
   return channel.startsWith(DEVICE_CHANNEL_PREFIX)
     ? channel.slice(DEVICE_CHANNEL_PREFIX.length)

@@ -2,9 +2,9 @@ import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
 import type { TDevice } from '@blrms/contracts';
 import { deviceChannel, DISCONNECT_REASONS } from '@blrms/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/errors';
@@ -15,9 +15,20 @@ import { useDeviceStatus } from '../../shared/device/use-device-status';
 import { formatDateTime } from '../../shared/format';
 import { usePageTitle } from '../../shared/page-title';
 import { Authorized } from '../../shared/permission/Authorized';
+import { DeviceFirmwareTab } from './DeviceFirmwareTab';
 import { DeviceFormModal } from './DeviceFormModal';
 import { DeviceMonitoring } from './DeviceMonitoring';
 import { deviceKey, useDevice } from './use-devices';
+
+const DeviceConfigTab = lazy(() =>
+  import('../device-config/DeviceConfigTab').then((m) => ({ default: m.DeviceConfigTab })),
+);
+const DeviceCommandsPanel = lazy(() =>
+  import('../device-command/DeviceCommandsPanel').then((m) => ({
+    default: m.DeviceCommandsPanel,
+  })),
+);
+const tabLoading = <Skeleton active paragraph={{ rows: 6 }} />;
 
 /** Spec section 9: a detail list has at most 4 columns, 3 by default; one on a phone. */
 const DETAIL_COLUMNS = { xs: 1, sm: 2, md: 3, lg: 3, xl: 3, xxl: 4 };
@@ -34,9 +45,8 @@ function disconnectReasonText(t: TFunction, device: TDevice): string {
 
 /**
  * One device (/device/detail/:id): its fields as a detail list, with its presence kept live
- * through the device's channel, and tabs for its monitoring data, configuration, firmware and
- * logs. Configuration and firmware arrive with remote configuration and upgrades; until then
- * their tabs say so.
+ * through the device's channel, and tabs for its monitoring data, configuration, commands,
+ * firmware and logs. The configuration and command tabs load their code when first opened.
  */
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
@@ -160,23 +170,24 @@ export default function DeviceDetailPage() {
               key: 'config',
               label: <span data-testid="device-tab-config">{t('device.detail.config')}</span>,
               children: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={t('device.detail.configEmpty')}
-                />
+                <Suspense fallback={tabLoading}>
+                  <DeviceConfigTab device={d} />
+                </Suspense>
+              ),
+            },
+            {
+              key: 'commands',
+              label: <span data-testid="device-tab-commands">{t('deviceCommand.tab')}</span>,
+              children: (
+                <Suspense fallback={tabLoading}>
+                  <DeviceCommandsPanel device={d} />
+                </Suspense>
               ),
             },
             {
               key: 'firmware',
               label: <span data-testid="device-tab-firmware">{t('device.detail.firmware')}</span>,
-              children: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={t('device.detail.firmwareEmpty', {
-                    version: d.version ?? t('device.detail.versionUnknown'),
-                  })}
-                />
-              ),
+              children: <DeviceFirmwareTab device={d} />,
             },
             {
               key: 'logs',

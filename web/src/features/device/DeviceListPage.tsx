@@ -1,4 +1,4 @@
-import { DownloadOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ImportOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProFormInstance } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
@@ -6,7 +6,7 @@ import { DEVICE_SORT_COLUMNS, DEVICES_CHANNEL, EXPORT_FORMATS } from '@blrms/con
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Popconfirm, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
@@ -32,6 +32,8 @@ import {
   useGroupOptions,
   useTokenOptions,
 } from './use-devices';
+
+const BulkConfigModal = lazy(() => import('../device-config/BulkConfigModal'));
 
 const PAGE: Pick<DeviceParams, 'pageNo' | 'pageSize' | 'column' | 'order'> = {
   pageNo: 1,
@@ -83,6 +85,9 @@ export default function DeviceListPage() {
   }, [urlSearch]);
 
   const [selected, setSelected] = useState<string[]>([]);
+  // The selected rows themselves, across pages: bulk configuration needs their series.
+  const [selectedRows, setSelectedRows] = useState<ReadonlyMap<string, TDevice>>(new Map());
+  const [bulk, setBulk] = useState(false);
   const [form, setForm] = useState<Form>({ open: false });
   const [moving, setMoving] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -110,6 +115,9 @@ export default function DeviceListPage() {
   const remove = useDeleteDevices();
   const canEdit = useHasAction('device:edit');
   const canDelete = useHasAction('device:delete');
+  const canConfigure = useHasAction('device:config');
+  const canStartCampaign = useHasAction('campaign:add');
+  const canBulkConfigure = canConfigure && canStartCampaign;
   const narrow = useNarrowScreen();
 
   const options = useMemo(() => {
@@ -208,13 +216,33 @@ export default function DeviceListPage() {
         options={{ reload: () => void devices.refetch(), density: true, setting: true }}
         columnsState={{ persistenceKey: 'blrms.deviceColumns', persistenceType: 'localStorage' }}
         rowSelection={
-          canEdit || canDelete
-            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }
+          canEdit || canDelete || canBulkConfigure
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys, rows) => {
+                  setSelectedRows((known) => {
+                    const next = new Map(known);
+                    rows.forEach((row) => row && next.set(row.id, row));
+                    return next;
+                  });
+                  setSelected(keys.map(String));
+                },
+              }
             : undefined
         }
         tableAlertRender={() => t('common.selected', { count: selected.length })}
         tableAlertOptionRender={() => (
           <Space wrap>
+            {canBulkConfigure && (
+              <Button
+                size="small"
+                onClick={() => setBulk(true)}
+                data-testid="device-bulk-config-selected"
+              >
+                {t('deviceConfig.bulk.button')}
+              </Button>
+            )}
             {canEdit && (
               <Button size="small" onClick={() => setMoving(true)} data-testid="device-move">
                 {t('device.moveToGroup')}
@@ -245,6 +273,16 @@ export default function DeviceListPage() {
           </Space>
         )}
         toolBarRender={() => [
+          canBulkConfigure && (
+            <Button
+              key="bulk-config"
+              icon={<SettingOutlined />}
+              onClick={() => setBulk(true)}
+              data-testid="device-bulk-config"
+            >
+              {t('deviceConfig.bulk.button')}
+            </Button>
+          ),
           <Authorized action="device:import" key="import">
             <Button
               icon={<ImportOutlined />}
@@ -319,6 +357,14 @@ export default function DeviceListPage() {
         }}
       />
       <ImportModal open={importing} onClose={() => setImporting(false)} />
+      {bulk && (
+        <Suspense fallback={null}>
+          <BulkConfigModal
+            selected={selected.flatMap((id) => selectedRows.get(id) ?? [])}
+            onClose={() => setBulk(false)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,0 +1,273 @@
+import {
+  DEVICE_LOG_CONTENT_MAX_BYTES,
+  MQTT_PAYLOAD_MAX_BYTES,
+  ZConfigDownPayload,
+  downTopic,
+  isBuiltInMethod,
+  type TCommandState,
+  type TDeviceCommand,
+  type TDeviceCommandQuery,
+  type TDeviceCommandSend,
+  type TRpcDownPayload,
+  type TRpcReplyPayload,
+} from '@blrms/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PermissionService } from '../../platform/auth/permissions.js';
+import type { Scope } from '../../platform/auth/scope.js';
+import type { Bus } from '../../platform/bus/bus.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId } from '../../platform/db/ids.js';
+import type { DeviceCommandTable } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { DeviceConfigService } from '../device-config/config.service.js';
+import type { DeviceLogService } from '../device/device-log.service.js';
+import type { ActionOrigin, DeviceService } from '../device/device.service.js';
+import { iso, isoOrNull, pageResult, type Page } from '../device/paging.js';
+import type { GatewayService } from '../device-gateway/gateway.service.js';
+import type { DeviceRef } from '../device-gateway/uplink-sink.js';
+import type { CommandOutcome, DeviceCommandRepository } from './command.repository.js';
+
+const CUSTOM_PERMISSION = 'device:command:custom';
+/**
+ * Commands past their deadline are looked for this often: a timeout shows at most this late. The
+ * query reads the `(state, deadline)` index, so an idle sweep costs one index probe.
+ */
+const SWEEP_INTERVAL_MS = 1000;
+const SWEEP_BATCH = 500;
+
+function parseJson(text: string | null): unknown {
+  return text === null ? null : JSON.parse(text);
+}
+
+function toCommand(row: DeviceCommandTable): TDeviceCommand {
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    sn: row.sn,
+    method: row.method,
+    params: parseJson(row.params_json) as Record<string, unknown> | null,
+    timeoutSec: row.timeout_sec,
+    state: row.state as TCommandState,
+    result: parseJson(row.result_json),
+    error: row.error,
+    createBy: row.create_by,
+    createTime: iso(row.create_time),
+    replyTime: isoOrNull(row.reply_time),
+  };
+}
+
+function requestOf(row: DeviceCommandTable): TRpcDownPayload {
+  const params = parseJson(row.params_json) as Record<string, unknown> | null;
+  return {
+    method: row.method,
+    ...(params ? { params } : {}),
+    timeoutSec: row.timeout_sec,
+  };
+}
+
+function bytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+/**
+ * Commands (RPC) to one online device: `down/rpc/{reqId}`, answered on `up/rpc/{reqId}` within
+ * the command's timeout, or ended as `timeout` by a sweep that any number of nodes may run (each
+ * command ends once: every end is a conditional update of a command still waiting). Each command
+ * is a device log entry whose state follows the answer; sockets watching the device get every
+ * change. A `get_config` answer is also what the device reports as its configuration.
+ */
+export class DeviceCommandService {
+  private readonly timer: NodeJS.Timeout;
+  private sweeping: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly repository: DeviceCommandRepository,
+    private readonly devices: DeviceService,
+    private readonly configs: DeviceConfigService,
+    private readonly logs: DeviceLogService,
+    private readonly permissions: PermissionService,
+    private readonly gateway: Pick<GatewayService, 'send'>,
+    private readonly bus: Bus,
+    private readonly log: FastifyBaseLogger,
+    private readonly clock: Clock,
+  ) {
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweepTimeouts()
+        .catch((err: unknown) => this.log.warn({ err }, 'command timeout sweep failed'))
+        .finally(() => {
+          this.sweeping = null;
+        });
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  // ---------------------------------------------------------------- API
+
+  /**
+   * Sends a command to an online device (409 when it is offline: a command is answered now or
+   * not at all, unlike a configuration, which waits). Free-form methods need
+   * `device:command:custom` besides the route's `device:command`.
+   */
+  async send(
+    scope: Scope,
+    input: TDeviceCommandSend,
+    origin: ActionOrigin,
+  ): Promise<TDeviceCommand> {
+    if (
+      !isBuiltInMethod(input.method) &&
+      !(await this.permissions.has(scope.userId, scope.companyId, CUSTOM_PERMISSION))
+    ) {
+      throw new AppError('deviceCommandCustomDenied', 403);
+    }
+    const device = await this.devices.get(scope, input.deviceId);
+    if (device.status !== 'online') throw new AppError('deviceOffline', 409);
+    const payload: TRpcDownPayload = {
+      method: input.method,
+      ...(input.params ? { params: input.params } : {}),
+      timeoutSec: input.timeoutSec,
+    };
+    if (bytes(payload) > MQTT_PAYLOAD_MAX_BYTES) {
+      throw new AppError('deviceCommandTooLarge', 400, { kb: MQTT_PAYLOAD_MAX_BYTES / 1024 });
+    }
+    const id = newId();
+    const now = this.clock();
+    const logId = await this.logs.write({
+      companyId: scope.companyId,
+      deviceId: device.id,
+      sn: device.sn,
+      requestUrl: downTopic(device.sn, 'rpc', id),
+      sourceUser: scope.username,
+      targetUser: device.ownerName,
+      subject: 'command.send',
+      content: payload,
+      sourceIp: origin.ip,
+      state: 'sent',
+    });
+    const row: DeviceCommandTable = {
+      id,
+      company_id: scope.companyId,
+      device_id: device.id,
+      sn: device.sn,
+      method: input.method,
+      params_json: input.params ? JSON.stringify(input.params) : null,
+      timeout_sec: input.timeoutSec,
+      state: 'sent',
+      result_json: null,
+      error: null,
+      create_by: scope.username,
+      create_time: now,
+      deadline: now + input.timeoutSec * 1000,
+      reply_time: null,
+      log_id: logId,
+    };
+    await this.repository.insert(row);
+    const command = toCommand(row);
+    // Announced before it leaves, so that the answer is always announced after it.
+    await this.bus.publish('device.command', { companyId: scope.companyId, command });
+    await this.gateway.send(device.sn, 'rpc', id, payload);
+    return command;
+  }
+
+  async list(scope: Scope, query: TDeviceCommandQuery): Promise<Page<TDeviceCommand>> {
+    const device = await this.devices.get(scope, query.deviceId);
+    const { records, total } = await this.repository.page(scope.companyId, device.id, query);
+    return pageResult(records.map(toCommand), total, query);
+  }
+
+  // ---------------------------------------------------------------- devices (uplink handler)
+
+  /** `up/rpc/{reqId}`. A reply to a command that already ended (timed out) is ignored. */
+  async rpcReplied(
+    device: DeviceRef,
+    reqId: string,
+    payload: TRpcReplyPayload,
+    receivedAt: number,
+  ): Promise<void> {
+    const outcome: CommandOutcome = payload.ok
+      ? {
+          state: 'succeeded',
+          resultJson: payload.result === undefined ? null : JSON.stringify(payload.result),
+          error: null,
+          at: receivedAt,
+        }
+      : {
+          state: 'failed',
+          resultJson: null,
+          error: payload.error ?? 'failed',
+          at: receivedAt,
+        };
+    if (!(await this.repository.finish(device.companyId, device.id, reqId, outcome))) {
+      this.log.debug({ sn: device.sn, reqId }, 'reply to a command that is not waiting');
+      return;
+    }
+    const row = await this.repository.find(device.companyId, reqId);
+    if (!row) return;
+    await this.ended(row);
+    if (row.method === 'get_config' && payload.ok) {
+      const current = ZConfigDownPayload.safeParse(payload.result);
+      if (current.success) {
+        await this.configs.configReported(
+          device,
+          { version: current.data.version, config: current.data.config, result: 'ok' },
+          receivedAt,
+        );
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- timeouts
+
+  /**
+   * Ends every command past its deadline as `timeout` (on a timer every second; tests call it
+   * after moving the clock). Returns how many this call ended.
+   */
+  async sweepTimeouts(): Promise<number> {
+    const now = this.clock();
+    let ended = 0;
+    for (;;) {
+      const rows = await this.repository.expired(now, SWEEP_BATCH);
+      for (const row of rows) {
+        const outcome: CommandOutcome = {
+          state: 'timeout',
+          resultJson: null,
+          error: `no answer within ${row.timeout_sec} s`,
+          at: now,
+        };
+        if (!(await this.repository.finish(row.company_id, row.device_id, row.id, outcome))) {
+          continue;
+        }
+        ended += 1;
+        await this.ended({ ...row, state: outcome.state, error: outcome.error });
+      }
+      if (rows.length < SWEEP_BATCH) return ended;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** The command's log entry takes its outcome (with the answer); watchers get the command. */
+  private async ended(row: DeviceCommandTable) {
+    if (row.log_id) {
+      const request = requestOf(row);
+      const result = parseJson(row.result_json);
+      let content: unknown =
+        row.state === 'succeeded' ? { ...request, result } : { ...request, error: row.error };
+      // The request and a 64 KiB answer together may not fit: the answer stays in the command.
+      if (bytes(content) > DEVICE_LOG_CONTENT_MAX_BYTES) content = request;
+      await this.logs.setState(
+        row.log_id,
+        row.state as 'succeeded' | 'failed' | 'timeout',
+        content,
+      );
+    }
+    await this.bus.publish('device.command', {
+      companyId: row.company_id,
+      command: toCommand(row),
+    });
+  }
+}

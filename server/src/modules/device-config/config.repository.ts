@@ -1,0 +1,215 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { DeviceConfigTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
+import { selectPage, type PageRequest } from '../../platform/db/page.js';
+
+/** What a push needs to know of the device. */
+export interface ConfigTarget {
+  id: string;
+  companyId: string;
+  sn: string;
+  series: string;
+  online: boolean;
+  ownerName: string | null;
+}
+
+export interface NewVersion {
+  deviceId: string;
+  companyId: string;
+  /** The desired version the change was made from: the write fails when it is no longer so. */
+  baseVersion: number;
+  version: number;
+  configJson: string;
+  changedPaths: string[];
+  changedBy: string | null;
+  campaignId: string | null;
+  /** The push's device log entry when it is written before the change is sent. */
+  logId: string | null;
+  at: number;
+}
+
+export interface Reported {
+  version: number | null;
+  configJson: string | null;
+  at: number;
+}
+
+export class DeviceConfigRepository {
+  constructor(private readonly db: Db) {}
+
+  async target(companyId: string, deviceId: string): Promise<ConfigTarget | undefined> {
+    const row = await scoped(this.db, companyId)
+      .selectFrom('device')
+      .leftJoin('sys_user', 'sys_user.id', 'device.owner_id')
+      .select([
+        'device.id',
+        'device.company_id',
+        'device.sn',
+        'device.series',
+        'device.status',
+        'sys_user.username as owner_name',
+      ])
+      .where('device.id', '=', deviceId)
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        companyId: row.company_id,
+        sn: row.sn,
+        series: row.series,
+        online: row.status === 'online',
+        ownerName: row.owner_name,
+      }
+    );
+  }
+
+  find(companyId: string, deviceId: string): Promise<DeviceConfigTable | undefined> {
+    return scoped(this.db, companyId)
+      .selectFrom('device_config')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Makes `version` the desired one and records it in the history, if the desired version is
+   * still `baseVersion` (one conditional statement, so two editors on two nodes cannot both
+   * win). False when someone else changed it first.
+   */
+  async saveVersion(v: NewVersion): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const desired = {
+        desired_version: v.version,
+        desired_json: v.configJson,
+        desired_by: v.changedBy,
+        desired_at: v.at,
+        state: 'pending',
+        error: null,
+        sent_at: null,
+        log_id: v.logId,
+        campaign_id: v.campaignId,
+      };
+      const updated = await scoped(trx, v.companyId)
+        .updateTable('device_config')
+        .set(desired)
+        .where('device_id', '=', v.deviceId)
+        .where('desired_version', '=', v.baseVersion)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        if (v.baseVersion !== 0) return false;
+        const inserted = await trx
+          .insertInto('device_config')
+          .values({
+            device_id: v.deviceId,
+            company_id: v.companyId,
+            reported_version: null,
+            reported_json: null,
+            reported_at: null,
+            ...desired,
+          })
+          .onConflict((oc) => oc.column('device_id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      }
+      await trx
+        .insertInto('device_config_version')
+        .values({
+          device_id: v.deviceId,
+          version: v.version,
+          company_id: v.companyId,
+          config_json: v.configJson,
+          changed_paths: JSON.stringify(v.changedPaths),
+          changed_by: v.changedBy,
+          campaign_id: v.campaignId,
+          create_time: v.at,
+        })
+        .execute();
+      return true;
+    });
+  }
+
+  /**
+   * The desired version's push is logged as `logId`, and went out at `at` (null: it waits for the
+   * device to come online). Nothing happens when the version changed meanwhile.
+   */
+  async markSent(
+    companyId: string,
+    deviceId: string,
+    version: number,
+    logId: string,
+    at: number | null,
+  ): Promise<void> {
+    await scoped(this.db, companyId)
+      .updateTable('device_config')
+      .set({ sent_at: at, log_id: logId })
+      .where('device_id', '=', deviceId)
+      .where('desired_version', '=', version)
+      .execute();
+  }
+
+  /** What the device says it runs; a device nobody configured yet gets its row here. */
+  async saveReported(companyId: string, deviceId: string, r: Reported): Promise<void> {
+    const values = { reported_json: r.configJson, reported_at: r.at };
+    const withVersion = r.version === null ? values : { ...values, reported_version: r.version };
+    await this.db
+      .insertInto('device_config')
+      .values({
+        device_id: deviceId,
+        company_id: companyId,
+        desired_version: 0,
+        desired_json: null,
+        desired_by: null,
+        desired_at: null,
+        reported_version: r.version,
+        state: 'none',
+        error: null,
+        sent_at: null,
+        log_id: null,
+        campaign_id: null,
+        ...values,
+      })
+      .onConflict((oc) => oc.column('device_id').doUpdateSet(withVersion))
+      .execute();
+  }
+
+  /**
+   * Moves the state of desired `version` from one of `from` to `to`; false when it was not in
+   * one of them (already moved, by this node or another, or a newer version was set).
+   */
+  async transition(
+    companyId: string,
+    deviceId: string,
+    version: number,
+    from: string[],
+    to: string,
+    error: string | null,
+  ): Promise<boolean> {
+    const result = await scoped(this.db, companyId)
+      .updateTable('device_config')
+      .set({ state: to, error })
+      .where('device_id', '=', deviceId)
+      .where('desired_version', '=', version)
+      .where('state', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The desired version still to be sent to a device that just came online, if there is one. */
+  pending(companyId: string, deviceId: string): Promise<DeviceConfigTable | undefined> {
+    return scoped(this.db, companyId)
+      .selectFrom('device_config')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('state', '=', 'pending')
+      .where(sql<boolean>`desired_version > coalesce(reported_version, 0)`)
+      .executeTakeFirst();
+  }
+
+  history(companyId: string, deviceId: string, page: PageRequest & { order: 'asc' | 'desc' }) {
+    const base = scoped(this.db, companyId)
+      .selectFrom('device_config_version')
+      .where('device_id', '=', deviceId);
+    return selectPage(base, page, (query) => query.selectAll().orderBy('version', page.order));
+  }
+}
