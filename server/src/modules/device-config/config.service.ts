@@ -358,6 +358,10 @@ export class DeviceConfigService {
       const logId = await this.writeLog(target, version, config, change.actor, 'pending');
       await this.repository.markSent(target.companyId, target.id, version, logId, null);
       await this.publish(target);
+      // Presence is written in batches: a device that connected in the last moments is online
+      // before the database says so, and its online status may already have been handled. A
+      // downlink to a device connected nowhere goes nowhere; its next online status re-sends it.
+      await this.gateway.send(target.sn, 'config', undefined, { version, config });
     }
     return version;
   }
