@@ -9,6 +9,21 @@ import { scoped } from '../../platform/db/scoped.js';
 import { DEVICE_RULE_COLUMNS } from '../device/stats-columns.js';
 import { OPEN_STATES } from './campaign-plan.js';
 
+/** What the engine reads of a device's row when the device reports or comes back. */
+const JOB_COLUMNS = [
+  'campaign_device.campaign_id',
+  'campaign_device.device_id',
+  'campaign_device.company_id',
+  'campaign_device.sn',
+  'campaign_device.wave',
+  'campaign_device.state',
+  'campaign_device.progress',
+  'campaign_device.job_id',
+  'campaign_device.log_id',
+  'campaign_device.deadline',
+  'campaign_device.update_time',
+] as const;
+
 /** Ids per `in (...)` list and rows per multi-row insert: well under both databases' limits. */
 const BATCH = 500;
 const ACTIVE = [...CAMPAIGN_ACTIVE_STATES];
@@ -334,20 +349,7 @@ export class CampaignRepository {
     return this.db
       .selectFrom('campaign_device')
       .innerJoin('campaign', 'campaign.id', 'campaign_device.campaign_id')
-      .select([
-        'campaign_device.campaign_id',
-        'campaign_device.device_id',
-        'campaign_device.company_id',
-        'campaign_device.sn',
-        'campaign_device.wave',
-        'campaign_device.state',
-        'campaign_device.progress',
-        'campaign_device.job_id',
-        'campaign_device.log_id',
-        'campaign_device.deadline',
-        'campaign_device.update_time',
-        'campaign.firmware_id',
-      ])
+      .select([...JOB_COLUMNS, 'campaign.firmware_id'])
       .where('campaign_device.job_id', '=', jobId)
       .executeTakeFirst();
   }
@@ -358,17 +360,7 @@ export class CampaignRepository {
       .selectFrom('campaign_device')
       .innerJoin('campaign', 'campaign.id', 'campaign_device.campaign_id')
       .select([
-        'campaign_device.campaign_id',
-        'campaign_device.device_id',
-        'campaign_device.company_id',
-        'campaign_device.sn',
-        'campaign_device.wave',
-        'campaign_device.state',
-        'campaign_device.progress',
-        'campaign_device.job_id',
-        'campaign_device.log_id',
-        'campaign_device.deadline',
-        'campaign_device.update_time',
+        ...JOB_COLUMNS,
         'campaign.kind',
         'campaign.state as campaign_state',
         'campaign.firmware_id',
