@@ -217,7 +217,8 @@ export function configProblem(series: TDeviceSeries, config: unknown): string | 
   return issue ? `${issue.path.join('.') || '(config)'}: ${issue.message}` : 'invalid';
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null): what a configuration and each of its sections are. */
+export function isConfigObject(value: unknown): value is TDeviceConfigObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -226,8 +227,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * (arrays included) replaces. How bulk configuration applies one partial change to many devices.
  */
 export function mergePatch(base: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(base) ? { ...base } : {};
+  if (!isConfigObject(patch)) return patch;
+  const out: Record<string, unknown> = isConfigObject(base) ? { ...base } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else out[key] = mergePatch(out[key], value);
@@ -237,7 +238,7 @@ export function mergePatch(base: unknown, patch: unknown): unknown {
 
 /** Dotted paths whose values differ between two configurations (arrays compared whole). */
 export function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
-  if (isObject(before) && isObject(after)) {
+  if (isConfigObject(before) && isConfigObject(after)) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     return [...keys].flatMap((key) =>
       changedPaths(before[key], after[key], prefix ? `${prefix}.${key}` : key),

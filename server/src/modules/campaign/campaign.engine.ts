@@ -223,7 +223,7 @@ export class CampaignEngine {
     // A wave is rolled out when none of its devices (nor earlier ones) is active and none that
     // is online still waits; devices offline then start whenever they come back.
     while (wave < waves.length - 1 && active === 0) {
-      if ((await repository.queuedOnline(campaign.id, wave)) > 0) break;
+      if ((await repository.queued(campaign.id, wave, 'online')) > 0) break;
       if (!(await repository.advanceWave(campaign.id, wave, wave + 1))) break;
       wave += 1;
       this.dirty.add(campaign.id);
@@ -609,7 +609,7 @@ export class CampaignEngine {
       Promise.all(
         campaigns.map((c) =>
           c.state === 'running' || c.state === 'paused'
-            ? repository.waitingOffline(c.id, c.current_wave)
+            ? repository.queued(c.id, c.current_wave, 'offline')
             : 0,
         ),
       ),

@@ -4,6 +4,7 @@ import {
   changedPaths,
   configJsonSchema,
   configProblem,
+  isConfigObject,
   downTopic,
   mergePatch,
   type TConfigHistoryQuery,
@@ -50,14 +51,10 @@ const APPLY_ATTEMPTS = 3;
 const SECRET_KEY = /password/i;
 const MASK = '******';
 
-function isObject(value: unknown): value is TDeviceConfigObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
   const value: unknown = JSON.parse(text);
-  return isObject(value) ? value : null;
+  return isConfigObject(value) ? value : null;
 }
 
 /**
@@ -66,7 +63,7 @@ function parseConfig(text: string | null | undefined): TDeviceConfigObject | nul
  */
 function masked(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => masked(v));
-  if (isObject(value)) {
+  if (isConfigObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]));
   }
   return typeof value === 'string' && value !== '' && SECRET_KEY.test(key) ? MASK : value;
@@ -239,7 +236,7 @@ export class DeviceConfigService {
         parseConfig(row?.reported_json) ??
         CONFIG_DEFAULTS[series];
       const config = mergePatch(base, patch);
-      if (!isObject(config)) return { error: '(config): must be an object' };
+      if (!isConfigObject(config)) return { error: '(config): must be an object' };
       const problem = configProblem(series, config);
       if (problem) return { error: problem };
       const version = await this.commit(target, row, config, {

@@ -1,5 +1,5 @@
 import type { TDeviceSeries } from '@blrms/contracts';
-import { configJsonSchema } from '@blrms/contracts';
+import { configJsonSchema, isConfigObject } from '@blrms/contracts';
 
 /*
  * The form of a series' configuration, read from the JSON Schema the contracts make of its zod
@@ -130,15 +130,11 @@ export function valueFields(fields: ConfigField[]): ConfigValueField[] {
 
 type ConfigObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is ConfigObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The value at a dotted path of a configuration, list indices included (undefined when absent). */
 export function valueAt(config: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => {
     if (Array.isArray(v)) return /^\d+$/.test(key) ? v[Number(key)] : undefined;
-    return isObject(v) ? v[key] : undefined;
+    return isConfigObject(v) ? v[key] : undefined;
   }, config);
 }
 
@@ -148,7 +144,7 @@ export function setValueAt(target: ConfigObject, path: string, value: unknown): 
   const last = keys.pop()!;
   let node = target;
   for (const key of keys) {
-    if (!isObject(node[key])) node[key] = {};
+    if (!isConfigObject(node[key])) node[key] = {};
     node = node[key] as ConfigObject;
   }
   node[last] = value;
@@ -179,8 +175,8 @@ export function patchOf(fields: ConfigField[], values: unknown): ConfigObject {
 export function formValuesOf(fields: ConfigField[], config: unknown, base: unknown): ConfigObject {
   const out: ConfigObject = {};
   for (const f of fields) {
-    const own = isObject(config) ? config[f.key] : undefined;
-    const fallback = isObject(base) ? base[f.key] : undefined;
+    const own = isConfigObject(config) ? config[f.key] : undefined;
+    const fallback = isConfigObject(base) ? base[f.key] : undefined;
     out[f.key] = f.kind === 'section' ? formValuesOf(f.fields, own, fallback) : (own ?? fallback);
   }
   return out;
@@ -198,7 +194,7 @@ export function newListRow(item: ConfigField[], rows: unknown[]): ConfigObject {
   );
   for (const f of item) {
     if (f === keyField) {
-      const used = new Set(rows.map((r) => (isObject(r) ? r[f.key] : undefined)));
+      const used = new Set(rows.map((r) => (isConfigObject(r) ? r[f.key] : undefined)));
       let next = f.min ?? 0;
       while (used.has(next) && (f.max === undefined || next < f.max)) next++;
       row[f.key] = next;
