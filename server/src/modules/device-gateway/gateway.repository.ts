@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceTable } from '../../platform/db/schema.js';
-import { insertSettingIfAbsent, readSetting } from '../../platform/db/settings.js';
+import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
 const LIVE_COLUMNS = [
@@ -285,8 +285,7 @@ export class GatewayRepository {
     return readSetting(this.db, key);
   }
 
-  /** Stores the value unless the key exists: the first node to start wins. */
-  insertSettingIfAbsent(key: string, value: string, now: number): Promise<void> {
-    return insertSettingIfAbsent(this.db, key, value, now);
+  sharedSecret(key: string, now: number): Promise<string> {
+    return sharedSecret(this.db, key, now);
   }
 }

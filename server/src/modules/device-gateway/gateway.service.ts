@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import type { Duplex } from 'node:stream';
@@ -512,18 +512,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     return this.hookSecretValue;
   }
 
-  private async loadHookSecret(): Promise<string> {
-    const { repository } = this.deps;
-    const stored = await repository.readSetting(HOOK_SECRET_SETTING);
-    if (stored) return stored;
-    await repository.insertSettingIfAbsent(
-      HOOK_SECRET_SETTING,
-      randomBytes(32).toString('base64url'),
-      this.deps.clock(),
-    );
-    const secret = await repository.readSetting(HOOK_SECRET_SETTING);
-    if (!secret) throw new Error('MQTT hook secret not stored');
-    return secret;
+  private loadHookSecret(): Promise<string> {
+    return this.deps.repository.sharedSecret(HOOK_SECRET_SETTING, this.deps.clock());
   }
 
   // ---------------------------------------------------------------- authentication

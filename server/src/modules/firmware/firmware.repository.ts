@@ -5,7 +5,7 @@ import { containing } from '../../platform/db/like.js';
 import { selectPage } from '../../platform/db/page.js';
 import type { Database, FirmwareTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { insertSettingIfAbsent, readSetting, writeSetting } from '../../platform/db/settings.js';
+import { readSetting, sharedSecret, writeSetting } from '../../platform/db/settings.js';
 
 /** Campaign states in which a campaign still installs its firmware. */
 const UNFINISHED_CAMPAIGN_STATES = ['running', 'paused'];
@@ -121,8 +121,8 @@ export class FirmwareRepository {
     return writeSetting(this.db, key, value, now);
   }
 
-  insertSettingIfAbsent(key: string, value: string, now: number): Promise<void> {
-    return insertSettingIfAbsent(this.db, key, value, now);
+  sharedSecret(key: string, now: number): Promise<string> {
+    return sharedSecret(this.db, key, now);
   }
 }
 

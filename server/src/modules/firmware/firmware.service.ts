@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -105,17 +105,8 @@ export class FirmwareService {
 
   /** Loads the link secret, making it at first start; the first node to store one wins. */
   async init(): Promise<void> {
-    let stored = await this.repository.readSetting(URL_SECRET_SETTING);
-    if (!stored) {
-      await this.repository.insertSettingIfAbsent(
-        URL_SECRET_SETTING,
-        randomBytes(32).toString('base64url'),
-        this.clock(),
-      );
-      stored = await this.repository.readSetting(URL_SECRET_SETTING);
-    }
-    if (!stored) throw new Error('firmware URL secret not stored');
-    this.secret = Buffer.from(stored, 'base64url');
+    const secret = await this.repository.sharedSecret(URL_SECRET_SETTING, this.clock());
+    this.secret = Buffer.from(secret, 'base64url');
   }
 
   async list(scope: Scope, query: TFirmwareQuery): Promise<Page<TFirmware>> {

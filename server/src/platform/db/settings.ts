@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 
 /**
@@ -24,16 +25,24 @@ export async function writeSetting(db: Db, key: string, value: string, now: numb
     .execute();
 }
 
-/** Stores the value unless the key exists: of nodes starting together, the first one wins. */
-export async function insertSettingIfAbsent(
-  db: Db,
-  key: string,
-  value: string,
-  now: number,
-): Promise<void> {
+/**
+ * A secret made at first use (32 random bytes, base64url) and kept under `key`, so every node has
+ * the same one without an environment variable: of nodes starting together, the first to store
+ * one wins and the others read it.
+ */
+export async function sharedSecret(db: Db, key: string, now: number): Promise<string> {
+  const stored = await readSetting(db, key);
+  if (stored) return stored;
   await db
     .insertInto('sys_setting')
-    .values({ setting_key: key, setting_value: value, update_time: now })
+    .values({
+      setting_key: key,
+      setting_value: randomBytes(32).toString('base64url'),
+      update_time: now,
+    })
     .onConflict((oc) => oc.column('setting_key').doNothing())
     .execute();
+  const secret = await readSetting(db, key);
+  if (!secret) throw new Error(`setting ${key} not stored`);
+  return secret;
 }
