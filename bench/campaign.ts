@@ -202,9 +202,13 @@ async function run() {
       password: server.adminPassword,
     });
     const session = { token: login.token };
-    const token = await call<{ tokenKey: string }>(server, session, 'POST', '/device/token/add', {
-      name: 'Campaign bench',
-    });
+    const token = await call<{ code: string; tokenKey: string }>(
+      server,
+      session,
+      'POST',
+      '/device/token/add',
+      { name: 'Campaign bench' },
+    );
     const form = new FormData();
     form.set('series', 'R40');
     form.set('version', TO_VERSION);
@@ -218,6 +222,7 @@ async function run() {
       options: {
         url: server.mqttUrl!,
         token: token.tokenKey,
+        tokenCode: token.code,
         count: DEVICES,
         series: ['R40'],
         prefix: PREFIX,

@@ -207,12 +207,13 @@ async function telemetryRows(database: DatabaseHandle): Promise<number> {
 
 function fleetOptions(
   url: string,
-  token: string,
+  token: { code: string; tokenKey: string },
   extra: Partial<SimFleetOptions>,
 ): SimFleetOptions {
   return {
     url,
-    token,
+    token: token.tokenKey,
+    tokenCode: token.code,
     count: DEVICES,
     series: ['R40', 'BL10X', 'S27X'],
     prefix: 'FLEET',
@@ -386,7 +387,7 @@ async function runOurs(): Promise<OurRun> {
   let sim = new SimProcess();
   try {
     const session = await login(server);
-    const { tokenKey } = await api<{ tokenKey: string }>(
+    const token = await api<{ code: string; tokenKey: string }>(
       server,
       session,
       'POST',
@@ -401,7 +402,7 @@ async function runOurs(): Promise<OurRun> {
     const url = `mqtt://127.0.0.1:${mqttPort}`;
 
     log(`connect storm: ${DEVICES} new devices → ${url}`);
-    await sim.send('start', { options: fleetOptions(url, tokenKey, {}) });
+    await sim.send('start', { options: fleetOptions(url, token, {}) });
     const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
     log(`${storm.online} online in ${fmt(storm.durationMs)} ms; waiting for the API`);
     const api1 = await waitForOnline(server, session, DEVICES, 120_000);
@@ -428,7 +429,7 @@ async function runOurs(): Promise<OurRun> {
     await sim.close();
     await waitForOnline(server, session, 0, 120_000);
     sim = new SimProcess();
-    await sim.send('start', { options: fleetOptions(url, tokenKey, {}) });
+    await sim.send('start', { options: fleetOptions(url, token, {}) });
     const reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
     const rows = await telemetryRows(database);
     return {
@@ -516,7 +517,11 @@ async function runMosquitto(): Promise<MosquittoRun> {
   try {
     log(`Mosquitto connect storm: ${DEVICES} devices → ${MOSQUITTO_URL}`);
     await sim.send('start', {
-      options: fleetOptions(MOSQUITTO_URL, 'anonymous', { prefix, topicRoot: BENCH_ROOT }),
+      options: fleetOptions(
+        MOSQUITTO_URL,
+        { code: 'BENCH', tokenKey: 'anonymous' },
+        { prefix, topicRoot: BENCH_ROOT },
+      ),
     });
     const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
 

@@ -16,11 +16,12 @@ const errorOf = (...argv: string[]) => {
 
 describe('sim command line', () => {
   it('fills in sensible defaults around the token', () => {
-    expect(parse('--token', 'k')).toEqual({
+    expect(parse('--code', 'ABCD2345', '--token', 'k')).toEqual({
       help: false,
       options: {
         url: 'mqtt://127.0.0.1:1883',
         token: 'k',
+        tokenCode: 'ABCD2345',
         count: 10,
         series: ['R40', 'BL10X', 'S27X'],
         prefix: 'SIM',
@@ -36,15 +37,30 @@ describe('sim command line', () => {
 
   it('takes the broker from MQTT_URL unless --url is given', () => {
     const env = { MQTT_URL: 'mqtt://10.0.0.1:1884' };
-    expect(parseSimArgs(['--token', 'k'], env)).toMatchObject({ options: { url: env.MQTT_URL } });
-    expect(parseSimArgs(['--token', 'k', '--url', 'mqtt://h:1'], env)).toMatchObject({
+    expect(parseSimArgs(['--code', 'ABCD2345', '--token', 'k'], env)).toMatchObject({
+      options: { url: env.MQTT_URL },
+    });
+    expect(
+      parseSimArgs(['--code', 'ABCD2345', '--token', 'k', '--url', 'mqtt://h:1'], env),
+    ).toMatchObject({
       options: { url: 'mqtt://h:1' },
     });
   });
 
   it('reads every option', () => {
     const parsed = parse(
-      ...['--token', 'k', '--count', '100', '--series', 'S27X', '--prefix', 'LAB-'],
+      ...[
+        '--code',
+        'ABCD2345',
+        '--token',
+        'k',
+        '--count',
+        '100',
+        '--series',
+        'S27X',
+        '--prefix',
+        'LAB-',
+      ],
       ...['--interval', '500ms', '--keepalive', '2m', '--churn', '0.01', '--bad-payloads', '0.001'],
       ...['--source-ips', '127.0.0.2-127.0.0.4,10.0.0.9', '--rate', '2000'],
     );
@@ -65,7 +81,18 @@ describe('sim command line', () => {
 
   it('reads upgrade settings and faults as counts or shares of the fleet', () => {
     const parsed = parse(
-      ...['--token', 'k', '--count', '200', '--firmware', '2.0.0', '--reboot-delay', '500ms'],
+      ...[
+        '--code',
+        'ABCD2345',
+        '--token',
+        'k',
+        '--count',
+        '200',
+        '--firmware',
+        '2.0.0',
+        '--reboot-delay',
+        '500ms',
+      ],
       ...['--fault-drop', '1', '--fault-corrupt', '0.05', '--fault-refuse', '2%'],
       ...['--fault-reject-config', '0'],
     );
@@ -77,36 +104,65 @@ describe('sim command line', () => {
       },
     });
     expect(parsed.help === false && parsed.options.faults).not.toHaveProperty('rejectConfig');
-    expect(errorOf('--token', 'k', '--count', '5', '--fault-drop', '6')).toMatch(
-      /^--fault-drop: 6 is more than the 5 devices/,
-    );
-    expect(errorOf('--token', 'k', '--fault-corrupt', 'some')).toMatch(/^--fault-corrupt: "some"/);
-    expect(errorOf('--token', 'k', '--fault-refuse', '150%')).toMatch(/^--fault-refuse:/);
     expect(
-      errorOf('--token', 'k', '--count', '3', '--fault-drop', '2', '--fault-refuse', '2'),
+      errorOf('--code', 'ABCD2345', '--token', 'k', '--count', '5', '--fault-drop', '6'),
+    ).toMatch(/^--fault-drop: 6 is more than the 5 devices/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--fault-corrupt', 'some')).toMatch(
+      /^--fault-corrupt: "some"/,
+    );
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--fault-refuse', '150%')).toMatch(
+      /^--fault-refuse:/,
+    );
+    expect(
+      errorOf(
+        '--code',
+        'ABCD2345',
+        '--token',
+        'k',
+        '--count',
+        '3',
+        '--fault-drop',
+        '2',
+        '--fault-refuse',
+        '2',
+      ),
     ).toMatch(/4 faulty devices asked for, but there are only 3/);
-    expect(errorOf('--token', 'k', '--firmware', '')).toMatch(/^--firmware:/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--firmware', '')).toMatch(/^--firmware:/);
   });
 
   it('names the flag at fault', () => {
     expect(errorOf()).toMatch(/^--token: required/);
-    expect(errorOf('--token', 'k', '--count', 'many')).toMatch(
+    expect(errorOf('--token', 'k')).toMatch(/^--code: required/);
+    expect(errorOf('--token', 'k', '--code', 'not a code')).toMatch(/^--code: required/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--count', 'many')).toMatch(
       /^--count: "many" is not a whole number/,
     );
-    expect(errorOf('--token', 'k', '--count', '0')).toMatch(/^--count: must be between 1/);
-    expect(errorOf('--token', 'k', '--series', 'R40,X9')).toMatch(/^--series: unknown series "X9"/);
-    expect(errorOf('--token', 'k', '--interval', 'soon')).toMatch(
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--count', '0')).toMatch(
+      /^--count: must be between 1/,
+    );
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--series', 'R40,X9')).toMatch(
+      /^--series: unknown series "X9"/,
+    );
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--interval', 'soon')).toMatch(
       /^--interval: "soon" is not a duration/,
     );
-    expect(errorOf('--token', 'k', '--churn', '2')).toMatch(/^--churn: "2" is not a probability/);
-    expect(errorOf('--token', 'k', '--bad-payloads', '')).toMatch(/^--bad-payloads:/);
-    expect(errorOf('--token', 'k', '--source-ips', '127.0.0.9-127.0.0.2')).toMatch(
-      /^--source-ips: range "127.0.0.9-127.0.0.2" runs backwards/,
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--churn', '2')).toMatch(
+      /^--churn: "2" is not a probability/,
     );
-    expect(errorOf('--token', 'k', '--source-ips', 'localhost')).toMatch(/^--source-ips:/);
-    expect(errorOf('--token', 'k', '--url', 'mqtts://h')).toMatch(/^--url: only mqtt:\/\//);
-    expect(errorOf('--token', 'k', '--prefix', 'a b')).toMatch(/^--prefix:/);
-    expect(errorOf('--token', 'k', '--colour', 'red')).toMatch(/'--colour'/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--bad-payloads', '')).toMatch(
+      /^--bad-payloads:/,
+    );
+    expect(
+      errorOf('--code', 'ABCD2345', '--token', 'k', '--source-ips', '127.0.0.9-127.0.0.2'),
+    ).toMatch(/^--source-ips: range "127.0.0.9-127.0.0.2" runs backwards/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--source-ips', 'localhost')).toMatch(
+      /^--source-ips:/,
+    );
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--url', 'mqtts://h')).toMatch(
+      /^--url: only mqtt:\/\//,
+    );
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--prefix', 'a b')).toMatch(/^--prefix:/);
+    expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--colour', 'red')).toMatch(/'--colour'/);
   });
 
   it('parses durations and address ranges', () => {
@@ -130,9 +186,9 @@ describe('sim command line', () => {
       });
     const help = run('--help');
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('Usage: npm run sim -- --token <key>');
+    expect(help.stdout).toContain('Usage: npm run sim -- --code <token code> --token <key>');
     expect(help.stdout).toContain('--fault-drop <n>');
-    const bad = run('--token', 'k', '--count', '-3');
+    const bad = run('--code', 'ABCD2345', '--token', 'k', '--count', '-3');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--count/);
   });

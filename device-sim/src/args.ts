@@ -1,13 +1,18 @@
 import { isIPv4 } from 'node:net';
 import { parseArgs } from 'node:util';
 import { DEVICE_SERIES, SN_PATTERN, type TDeviceSeries } from '@blrms/contracts';
+
+/** The token part of a device address (`{code}:{sn}`). */
+const TOKEN_CODE_PATTERN = /^[A-Z0-9]{4,16}$/;
 import { FAULT_KINDS, faultyCount, type FaultAmounts, type TFaultKind } from './faults.js';
 import type { FleetOptions } from './fleet.js';
 
-export const USAGE = `Usage: npm run sim -- --token <key> [options]
+export const USAGE = `Usage: npm run sim -- --code <token code> --token <key> [options]
 
 Simulates devices speaking BLRMS device protocol v1 (docs/device-protocol.md) over MQTT.
 
+  --code <code>          the token's code (Token Key page); each device connects as
+                         <code>:<SN> (its tag code)                                 required
   --token <key>          token key the devices log in with (Token Key page)       required
   --url <url>            broker, mqtt://host:port        default: $MQTT_URL or mqtt://127.0.0.1:1883
   --count <n>            number of devices                                          default: 10
@@ -172,6 +177,7 @@ export function parseSimArgs(
       allowPositionals: false,
       options: {
         token: { type: 'string' },
+        code: { type: 'string' },
         url: { type: 'string' },
         count: { type: 'string' },
         series: { type: 'string' },
@@ -197,6 +203,11 @@ export function parseSimArgs(
   if (values.help) return { help: true };
   if (!values.token)
     throw new UsageError('--token: required (a token key from the Token Key page)');
+  const tokenCode = values.code?.trim() ?? '';
+  if (!TOKEN_CODE_PATTERN.test(tokenCode))
+    throw new UsageError(
+      '--code: required, the token code shown on the Token Key page (e.g. 7KQ2MZXA)',
+    );
   const prefix = values.prefix ?? 'SIM';
   const count = parseCount('--count', values.count ?? '10', 1_000_000);
   if (!SN_PATTERN.test(`${prefix}000000`) || prefix.length + String(count).length > 64)
@@ -226,6 +237,7 @@ export function parseSimArgs(
     options: {
       url: parseUrl(values.url ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883'),
       token: values.token,
+      tokenCode,
       count,
       series: parseSeries(values.series ?? DEVICE_SERIES.join(',')),
       prefix,

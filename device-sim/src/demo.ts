@@ -88,8 +88,8 @@ async function call<T>(url: string, token: string, method: string, route: string
   return json.result;
 }
 
-/** The "Demo fleet" token key, created on the first run and reused after. */
-async function demoTokenKey(url: string): Promise<string> {
+/** The "Demo fleet" token (its code and key), created on the first run and reused after. */
+async function demoToken(url: string): Promise<{ code: string; key: string }> {
   const database = createDatabase(databaseTarget({ databaseUrl: env.DATABASE_URL, dataDir }));
   let session: string;
   try {
@@ -103,7 +103,9 @@ async function demoTokenKey(url: string): Promise<string> {
     await database.db.destroy();
   }
   try {
-    const page = await call<{ records: { id: string; name: string; enabled: boolean }[] }>(
+    const page = await call<{
+      records: { id: string; code: string; name: string; enabled: boolean }[];
+    }>(
       url,
       session,
       'GET',
@@ -119,14 +121,20 @@ async function demoTokenKey(url: string): Promise<string> {
         'GET',
         `/device/token/revealKey?id=${existing.id}`,
       );
-      return tokenKey;
+      return { code: existing.code, key: tokenKey };
     }
-    const created = await call<{ tokenKey: string }>(url, session, 'POST', '/device/token/add', {
-      name: TOKEN_NAME,
-      remark: 'Created by npm run demo for its simulated devices',
-      autoRegister: true,
-    });
-    return created.tokenKey;
+    const created = await call<{ code: string; tokenKey: string }>(
+      url,
+      session,
+      'POST',
+      '/device/token/add',
+      {
+        name: TOKEN_NAME,
+        remark: 'Created by npm run demo for its simulated devices',
+        autoRegister: true,
+      },
+    );
+    return { code: created.code, key: created.tokenKey };
   } finally {
     await fetch(`${url}/api/sys/logout`, {
       method: 'POST',
@@ -184,7 +192,7 @@ process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
 await waitForHealth(url, () => serverExited);
-const tokenKey = await demoTokenKey(url).catch((error: unknown) => {
+const token = await demoToken(url).catch((error: unknown) => {
   server.kill('SIGTERM');
   fail(
     `could not get the demo token key: ${error instanceof Error ? error.message : String(error)}`,
@@ -194,7 +202,8 @@ const tokenKey = await demoTokenKey(url).catch((error: unknown) => {
 const fleet = new Fleet(
   {
     url: brokerUrl,
-    token: tokenKey,
+    token: token.key,
+    tokenCode: token.code,
     count: DEVICES,
     series: ['R40', 'BL10X', 'S27X'],
     prefix: 'DEMO',

@@ -6,6 +6,7 @@ import {
   ZOtaDownPayload,
   changedPaths,
   configProblem,
+  deviceAddress,
   downFilter,
   parseTopic,
   upTopic,
@@ -25,7 +26,7 @@ import type { TimerWheel, WheelTimer } from './timer-wheel.js';
 
 /**
  * One simulated device speaking protocol v1 (docs/device-protocol.md): it logs in with
- * clientId = username = SN and the token key as password, leaves a retained `{"online":false}`
+ * clientId = username = its address `{tokenCode}:{sn}` and the token key as password, leaves a retained `{"online":false}`
  * last will on `up/status`, subscribes to `down/#` and once the broker has confirmed that,
  * announces itself with a retained status (the platform sends pending work when the status
  * arrives), reports telemetry every interval (with the events its model raises), and does what
@@ -35,7 +36,10 @@ import type { TimerWheel, WheelTimer } from './timer-wheel.js';
 
 export interface AgentSettings {
   endpoint: MqttEndpoint;
+  /** The token key (MQTT password). */
   token: string;
+  /** The token's public code: a device's address is `{tokenCode}:{sn}`. */
+  tokenCode: string;
   keepaliveSec: number;
   /** Telemetry period; the fleet may change it while running. */
   intervalMs: number;
@@ -167,6 +171,8 @@ export class DeviceAgent {
   private job: UpgradeJob | undefined;
   /** An upgrade report made while offline: the latest one is sent after the next status. */
   private unsentReport: { id: string; report: TOtaReportPayload } | undefined;
+  /** `{tokenCode}:{sn}`: its client id, username and the level of its topics. */
+  readonly address: string;
 
   constructor(
     readonly sn: string,
@@ -180,6 +186,7 @@ export class DeviceAgent {
     readonly faults: DeviceFaults = NO_FAULTS,
   ) {
     this.config = CONFIG_DEFAULTS[model.series];
+    this.address = deviceAddress(host.settings.tokenCode, sn);
   }
 
   /** Opens the connection now; the fleet calls this when its connect rate allows. */
@@ -194,8 +201,8 @@ export class DeviceAgent {
     this.connection = new MqttConnection(
       { ...settings.endpoint, ...(this.localAddress ? { localAddress: this.localAddress } : {}) },
       {
-        clientId: this.sn,
-        username: this.sn,
+        clientId: this.address,
+        username: this.address,
         password: settings.token,
         keepaliveSec: settings.keepaliveSec,
         will: { topic: status, payload: '{"online":false}', qos: 1, retain: true },
@@ -418,7 +425,7 @@ export class DeviceAgent {
     this.host.connected(this, performance.now() - startedAt);
     const connection = this.connection;
     if (!connection) return;
-    connection.subscribe(this.rooted(downFilter(this.sn)), 1);
+    connection.subscribe(this.rooted(downFilter(this.address)), 1);
     this.scheduleKeepalive(this.generation);
   }
 
@@ -527,7 +534,7 @@ export class DeviceAgent {
 
   private received(topic: string, payload: Buffer): void {
     const parsed = parseTopic(this.canonical(topic));
-    if (!parsed || parsed.direction !== 'down' || parsed.sn !== this.sn) return;
+    if (!parsed || parsed.direction !== 'down' || parsed.address !== this.address) return;
     this.host.counters.downlinks += 1;
     DOWN_HANDLERS[parsed.kind]?.(this, parsed.id, payload);
   }
@@ -632,7 +639,7 @@ export class DeviceAgent {
   }
 
   private topic(kind: TUpKind, id?: string): string {
-    return this.rooted(upTopic(this.sn, kind, id));
+    return this.rooted(upTopic(this.address, kind, id));
   }
 
   /** A protocol v1 topic (`blrms/v1/...`) under the configured root. */

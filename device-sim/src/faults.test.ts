@@ -29,6 +29,7 @@ describe('fault assignment', () => {
     const fleet = new Fleet({
       url: 'mqtt://127.0.0.1:1',
       token: 't',
+      tokenCode: 'FAULTS01',
       count: 4,
       series: ['R40'],
       prefix: 'F',

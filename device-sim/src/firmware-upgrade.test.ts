@@ -6,6 +6,7 @@ import {
   upTopic,
   type TOtaDownPayload,
   type TOtaReportPayload,
+  deviceAddress,
 } from '@blrms/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeviceFaults } from './faults.js';
@@ -14,6 +15,8 @@ import { startTestBroker, until, type TestBroker } from './test-broker.js';
 import { startFirmwareServer, type TestFirmwareServer } from './test-firmware-server.js';
 
 const TOKEN = 'sim-ota-token';
+const CODE = 'SIMTEST1';
+const at = (sn: string) => deviceAddress(CODE, sn);
 const SIZE = 1024 * 1024;
 
 let broker: TestBroker;
@@ -39,6 +42,7 @@ async function device(
   const fleet = await startFleet({
     url: broker.url,
     token: TOKEN,
+    tokenCode: CODE,
     devices: [{ sn, series: 'R40', fw: '2.1.4', ...(faults ? { faults } : {}) }],
     rebootDelayMs: 200,
     downloadRetryMs: 50,
@@ -51,11 +55,11 @@ async function device(
 const json = (payload: Buffer): unknown => JSON.parse(payload.toString());
 const reportsOf = (sn: string, jobId: string): TOtaReportPayload[] =>
   broker.published
-    .filter((m) => m.topic === upTopic(sn, 'ota', jobId))
+    .filter((m) => m.topic === upTopic(at(sn), 'ota', jobId))
     .map((m) => ZOtaReportPayload.parse(json(m.payload)));
 const statusesOf = (sn: string) =>
   broker.published
-    .filter((m) => m.topic === upTopic(sn, 'status'))
+    .filter((m) => m.topic === upTopic(at(sn), 'status'))
     .map((m) => ZStatusPayload.parse(json(m.payload)));
 const ended = (sn: string, jobId: string) =>
   reportsOf(sn, jobId).some((r) => r.state === 'updating' || r.state === 'failed');
@@ -68,7 +72,7 @@ function notify(sn: string, jobId: string, job: Partial<TOtaDownPayload> = {}) {
     sha256: files.sha256,
     ...job,
   };
-  return broker.publish(downTopic(sn, 'ota', jobId), JSON.stringify(payload));
+  return broker.publish(downTopic(at(sn), 'ota', jobId), JSON.stringify(payload));
 }
 
 describe('firmware upgrade on a simulated device', () => {

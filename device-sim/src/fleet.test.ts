@@ -6,12 +6,15 @@ import {
   downTopic,
   upTopic,
   type TDeviceSeries,
+  deviceAddress,
 } from '@blrms/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Fleet, type FleetOptions } from './fleet.js';
 import { startTestBroker, until, type TestBroker } from './test-broker.js';
 
 const TOKEN = 'sim-test-token-key';
+const CODE = 'SIMTEST1';
+const at = (sn: string) => deviceAddress(CODE, sn);
 
 let broker: TestBroker;
 const fleets: Fleet[] = [];
@@ -29,6 +32,7 @@ function startFleet(options: Partial<FleetOptions> = {}): Fleet {
   const fleet = new Fleet({
     url: broker.url,
     token: TOKEN,
+    tokenCode: CODE,
     count: 3,
     series: ['R40', 'BL10X', 'S27X'],
     prefix: 'T',
@@ -61,16 +65,16 @@ describe('simulated devices against a real broker', () => {
     ];
     for (const [sn, series] of expected) {
       expect(broker.logins).toContainEqual(
-        expect.objectContaining({ clientId: sn, username: sn, password: TOKEN }),
+        expect.objectContaining({ clientId: at(sn), username: at(sn), password: TOKEN }),
       );
-      const will = broker.wills.get(sn);
-      expect(will?.topic).toBe(upTopic(sn, 'status'));
+      const will = broker.wills.get(at(sn));
+      expect(will?.topic).toBe(upTopic(at(sn), 'status'));
       expect(will?.retain).toBe(true);
       expect(json(will?.payload ?? Buffer.from('null'))).toEqual({ online: false });
 
-      const [status] = onTopic(upTopic(sn, 'status'));
+      const [status] = onTopic(upTopic(at(sn), 'status'));
       expect(status?.retain).toBe(true);
-      expect(status?.clientId).toBe(sn);
+      expect(status?.clientId).toBe(at(sn));
       const payload = ZStatusPayload.parse(json(status?.payload ?? Buffer.from('null')));
       expect(payload).toMatchObject({ online: true, series });
     }
@@ -86,7 +90,7 @@ describe('simulated devices against a real broker', () => {
     for (const message of telemetry) ZTelemetryPayload.parse(json(message.payload));
     const keysOf = (sn: string) =>
       Object.keys(
-        ZTelemetryPayload.parse(json(onTopic(upTopic(sn, 'telemetry'))[0]!.payload)).values,
+        ZTelemetryPayload.parse(json(onTopic(upTopic(at(sn), 'telemetry'))[0]!.payload)).values,
       );
     expect(keysOf('T000001')).toEqual(
       expect.arrayContaining(['signal', 'rsrp', 'sinr', 'tx_bytes', 'rx_bytes', 'wan_up']),
@@ -98,13 +102,13 @@ describe('simulated devices against a real broker', () => {
       expect.arrayContaining(['di1', 'di2', 'di3', 'di4', 'ain1', 'ain2', 'do1', 'do2', 'signal']),
     );
     // Counters only grow from one report to the next.
-    const txBytes = onTopic(upTopic('T000001', 'telemetry')).map(
+    const txBytes = onTopic(upTopic(at('T000001'), 'telemetry')).map(
       (m) => ZTelemetryPayload.parse(json(m.payload)).values.tx_bytes ?? 0,
     );
     expect(txBytes).toEqual([...txBytes].sort((a, b) => a - b));
 
     await until(
-      () => broker.published.some((m) => m.topic === upTopic('T000003', 'event')),
+      () => broker.published.some((m) => m.topic === upTopic(at('T000003'), 'event')),
       'an S27X input event',
     );
     for (const message of broker.published.filter((m) => m.topic.endsWith('/up/event')))
@@ -116,18 +120,18 @@ describe('simulated devices against a real broker', () => {
     await until(() => fleet.counters.online === 1, 'the device online');
     // The status goes out once the broker confirmed the `down/#` subscription.
     await until(
-      () => broker.published.some((m) => m.topic === upTopic('T000001', 'status')),
+      () => broker.published.some((m) => m.topic === upTopic(at('T000001'), 'status')),
       'status',
     );
 
-    await broker.publish(downTopic('T000001', 'rpc', 'req-1'), '{"method":"ping","params":{}}');
-    await broker.publish(downTopic('T000001', 'rpc', 'req-2'), '{"method":"format_disk"}');
-    await until(() => onTopic(upTopic('T000001', 'rpc', 'req-2')).length === 1, 'two replies');
-    expect(json(onTopic(upTopic('T000001', 'rpc', 'req-1'))[0]!.payload)).toEqual({
+    await broker.publish(downTopic(at('T000001'), 'rpc', 'req-1'), '{"method":"ping","params":{}}');
+    await broker.publish(downTopic(at('T000001'), 'rpc', 'req-2'), '{"method":"format_disk"}');
+    await until(() => onTopic(upTopic(at('T000001'), 'rpc', 'req-2')).length === 1, 'two replies');
+    expect(json(onTopic(upTopic(at('T000001'), 'rpc', 'req-1'))[0]!.payload)).toEqual({
       ok: true,
       result: 'pong',
     });
-    expect(json(onTopic(upTopic('T000001', 'rpc', 'req-2'))[0]!.payload)).toMatchObject({
+    expect(json(onTopic(upTopic(at('T000001'), 'rpc', 'req-2'))[0]!.payload)).toMatchObject({
       ok: false,
     });
   });
@@ -135,7 +139,7 @@ describe('simulated devices against a real broker', () => {
   it('a dropped device leaves a lost connection (its will is published) and reconnects', async () => {
     const fleet = startFleet({ count: 2, dropReconnectMs: { min: 100, max: 150 } });
     await until(() => fleet.counters.online === 2, 'two devices online');
-    const status = upTopic('T000001', 'status');
+    const status = upTopic(at('T000001'), 'status');
     await until(() => onTopic(status).length === 1, 'the first status');
 
     const dropped = fleet.drop(1, 200);
@@ -147,7 +151,7 @@ describe('simulated devices against a real broker', () => {
     expect(onTopic(status)[1]?.retain).toBe(true);
     await until(() => onTopic(status).length === 3, 'the status after reconnecting');
     expect(json(onTopic(status)[2]!.payload)).toMatchObject({ online: true });
-    expect(broker.logins.filter((l) => l.clientId === 'T000001')).toHaveLength(2);
+    expect(broker.logins.filter((l) => l.clientId === at('T000001'))).toHaveLength(2);
     expect(fleet.counters).toMatchObject({ online: 2, drops: 1, connects: 3 });
   });
 
@@ -203,11 +207,11 @@ describe('simulated devices against a real broker', () => {
     const fleet = startFleet({ count: 1, series: ['S27X'] });
     await until(() => fleet.counters.online === 1, 'the device online');
     await fleet.stop();
-    await until(() => broker.disconnects.includes('T000001'), 'the disconnect');
-    const statuses = onTopic(upTopic('T000001', 'status'));
+    await until(() => broker.disconnects.includes(at('T000001')), 'the disconnect');
+    const statuses = onTopic(upTopic(at('T000001'), 'status'));
     expect(statuses.map((m) => [m.clientId, json(m.payload)])).toEqual([
-      ['T000001', expect.objectContaining({ online: true })],
-      ['T000001', { online: false }],
+      [at('T000001'), expect.objectContaining({ online: true })],
+      [at('T000001'), { online: false }],
     ]);
     expect(statuses[1]?.retain).toBe(true);
   });
@@ -215,7 +219,7 @@ describe('simulated devices against a real broker', () => {
   it('pings the broker when idle for half the keepalive', async () => {
     const fleet = startFleet({ count: 1, keepaliveSec: 1 });
     await until(() => fleet.counters.online === 1, 'the device online');
-    await until(() => broker.pings.includes('T000001'), 'a ping', 3000);
+    await until(() => broker.pings.includes(at('T000001')), 'a ping', 3000);
   });
 
   it('connects from the given source addresses in turn', async () => {
@@ -223,10 +227,10 @@ describe('simulated devices against a real broker', () => {
     await until(() => fleet.counters.online === 4, 'four devices online');
     const byClient = new Map(broker.logins.map((l) => [l.clientId, l.remoteAddress]));
     expect([...byClient.entries()].sort()).toEqual([
-      ['T000001', '127.0.0.2'],
-      ['T000002', '127.0.0.3'],
-      ['T000003', '127.0.0.2'],
-      ['T000004', '127.0.0.3'],
+      [at('T000001'), '127.0.0.2'],
+      [at('T000002'), '127.0.0.3'],
+      [at('T000003'), '127.0.0.2'],
+      [at('T000004'), '127.0.0.3'],
     ]);
   });
 

@@ -29,7 +29,10 @@ export interface DeviceSpec {
 export interface FleetOptions {
   /** `mqtt://host:port` (or `tcp://`). */
   url: string;
+  /** The token key the devices log in with. */
   token: string;
+  /** The token's public code (Token Key page): each device's address is `{tokenCode}:{sn}`. */
+  tokenCode: string;
   /** Numbered devices (SNs from `prefix`); the `devices` listed come on top of them. */
   count: number;
   /** Series assigned in turn: device 1 the first, device 2 the second, and so on. */
@@ -144,6 +147,7 @@ export class Fleet implements AgentHost {
     this.settings = {
       endpoint: parseBrokerUrl(options.url),
       token: options.token,
+      tokenCode: options.tokenCode,
       keepaliveSec: options.keepaliveSec,
       intervalMs: options.intervalMs,
       churn: options.churn,
@@ -315,13 +319,14 @@ export class Fleet implements AgentHost {
   }
 }
 
-export type StartFleetOptions = Pick<FleetOptions, 'url' | 'token'> & Partial<FleetOptions>;
+export type StartFleetOptions = Pick<FleetOptions, 'url' | 'token' | 'tokenCode'> &
+  Partial<FleetOptions>;
 
 /**
  * A fleet for tests and scripts: the devices listed (and `count` numbered ones, default none),
  * telemetry every minute, no churn; resolves once every device is online and announced.
  *
- *     const fleet = await startFleet({ url, token, devices: [{ sn: 'D1', series: 'R40' }] });
+ *     const fleet = await startFleet({ url, token, tokenCode, devices: [{ sn: 'D1', series: 'R40' }] });
  */
 export async function startFleet(options: StartFleetOptions): Promise<Fleet> {
   const fleet = new Fleet({

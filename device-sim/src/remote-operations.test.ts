@@ -7,12 +7,15 @@ import {
   downTopic,
   mergePatch,
   upTopic,
+  deviceAddress,
 } from '@blrms/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFleet, type Fleet, type StartFleetOptions } from './fleet.js';
 import { startTestBroker, until, type TestBroker } from './test-broker.js';
 
 const TOKEN = 'sim-remote-token';
+const CODE = 'SIMTEST1';
+const at = (sn: string) => deviceAddress(CODE, sn);
 
 let broker: TestBroker;
 const fleets: Fleet[] = [];
@@ -27,7 +30,13 @@ afterEach(async () => {
 });
 
 async function fleetOf(options: Partial<StartFleetOptions>): Promise<Fleet> {
-  const fleet = await startFleet({ url: broker.url, token: TOKEN, rebootDelayMs: 100, ...options });
+  const fleet = await startFleet({
+    url: broker.url,
+    token: TOKEN,
+    tokenCode: CODE,
+    rebootDelayMs: 100,
+    ...options,
+  });
   fleets.push(fleet);
   return fleet;
 }
@@ -35,9 +44,11 @@ async function fleetOf(options: Partial<StartFleetOptions>): Promise<Fleet> {
 const onTopic = (topic: string) => broker.published.filter((m) => m.topic === topic);
 const json = (payload: Buffer): unknown => JSON.parse(payload.toString());
 const reportsOf = (sn: string) =>
-  onTopic(upTopic(sn, 'config/reported')).map((m) => ZConfigReportedPayload.parse(json(m.payload)));
+  onTopic(upTopic(at(sn), 'config/reported')).map((m) =>
+    ZConfigReportedPayload.parse(json(m.payload)),
+  );
 const repliesOf = (sn: string, reqId: string) =>
-  onTopic(upTopic(sn, 'rpc', reqId)).map((m) => ZRpcReplyPayload.parse(json(m.payload)));
+  onTopic(upTopic(at(sn), 'rpc', reqId)).map((m) => ZRpcReplyPayload.parse(json(m.payload)));
 
 const R40 = CONFIG_DEFAULTS.R40;
 const withWifi = (wifi: Record<string, unknown>) => mergePatch(R40, { wifi }) as typeof R40;
@@ -46,7 +57,7 @@ describe('remote configuration on a simulated device', () => {
   it('applies a valid configuration and reports it with its version', async () => {
     const fleet = await fleetOf({ devices: [{ sn: 'CFG-1', series: 'R40' }] });
     const config = withWifi({ ssid: 'Plant 7', password: 'longenough' });
-    await broker.publish(downTopic('CFG-1', 'config'), JSON.stringify({ version: 3, config }));
+    await broker.publish(downTopic(at('CFG-1'), 'config'), JSON.stringify({ version: 3, config }));
 
     await until(() => reportsOf('CFG-1').length === 1, 'the report');
     expect(reportsOf('CFG-1')[0]).toEqual({ version: 3, config, result: 'ok' });
@@ -58,13 +69,16 @@ describe('remote configuration on a simulated device', () => {
     const fleet = await fleetOf({ devices: [{ sn: 'CFG-2', series: 'R40' }] });
     const good = mergePatch(R40, { heartbeatSec: 120 });
     await broker.publish(
-      downTopic('CFG-2', 'config'),
+      downTopic(at('CFG-2'), 'config'),
       JSON.stringify({ version: 1, config: good }),
     );
     await until(() => reportsOf('CFG-2').length === 1, 'the first report');
 
     const bad = withWifi({ password: 'short' });
-    await broker.publish(downTopic('CFG-2', 'config'), JSON.stringify({ version: 2, config: bad }));
+    await broker.publish(
+      downTopic(at('CFG-2'), 'config'),
+      JSON.stringify({ version: 2, config: bad }),
+    );
     await until(() => reportsOf('CFG-2').length === 2, 'the refusal');
     const refusal = reportsOf('CFG-2')[1];
     expect(refusal).toEqual({
@@ -87,17 +101,17 @@ describe('remote configuration on a simulated device', () => {
     });
     const ssid = withWifi({ ssid: 'Elsewhere' });
     await broker.publish(
-      downTopic('CFG-3', 'config'),
+      downTopic(at('CFG-3'), 'config'),
       JSON.stringify({ version: 1, config: ssid }),
     );
     const heartbeat = mergePatch(R40, { heartbeatSec: 30 });
     await broker.publish(
-      downTopic('CFG-3', 'config'),
+      downTopic(at('CFG-3'), 'config'),
       JSON.stringify({ version: 2, config: heartbeat }),
     );
     const s27x = mergePatch(CONFIG_DEFAULTS.S27X, { smsNumbers: ['+8613800000000'] });
     await broker.publish(
-      downTopic('CFG-4', 'config'),
+      downTopic(at('CFG-4'), 'config'),
       JSON.stringify({ version: 1, config: s27x }),
     );
 
@@ -131,11 +145,11 @@ describe('remote configuration on a simulated device', () => {
     let sent = 0;
     // Like the platform: pending configuration goes out the moment the online status arrives.
     broker.onPublish = (message) => {
-      if (message.topic !== upTopic('CFG-5', 'status')) return;
+      if (message.topic !== upTopic(at('CFG-5'), 'status')) return;
       const status = ZStatusPayload.parse(json(message.payload));
       if (!status.online) return;
       sent += 1;
-      void broker.publish(downTopic('CFG-5', 'config'), JSON.stringify({ version: 7, config }));
+      void broker.publish(downTopic(at('CFG-5'), 'config'), JSON.stringify({ version: 7, config }));
     };
     const fleet = await fleetOf({ devices: [{ sn: 'CFG-5', series: 'R40' }] });
     await until(() => reportsOf('CFG-5').length === 1, 'the report after connecting');
@@ -153,7 +167,7 @@ describe('commands on a simulated device', () => {
     await fleetOf({ devices: [{ sn: 'RPC-1', series: 'BL10X' }] });
     const rpc = (reqId: string, method: string) =>
       broker.publish(
-        downTopic('RPC-1', 'rpc', reqId),
+        downTopic(at('RPC-1'), 'rpc', reqId),
         JSON.stringify({ method, params: {}, timeoutSec: 30 }),
       );
     await rpc('r1', 'ping');
@@ -169,33 +183,38 @@ describe('commands on a simulated device', () => {
 
   it('reboot answers first, goes offline, and comes back after the reboot delay', async () => {
     const fleet = await fleetOf({ devices: [{ sn: 'RPC-2', series: 'S27X' }], rebootDelayMs: 300 });
-    const status = upTopic('RPC-2', 'status');
+    const status = upTopic(at('RPC-2'), 'status');
     await broker.publish(
-      downTopic('RPC-2', 'rpc', 'boot-1'),
+      downTopic(at('RPC-2'), 'rpc', 'boot-1'),
       JSON.stringify({ method: 'reboot', timeoutSec: 30 }),
     );
     await until(() => onTopic(status).length === 3, 'offline and online again');
-    const reply = broker.published.findIndex((m) => m.topic === upTopic('RPC-2', 'rpc', 'boot-1'));
+    const reply = broker.published.findIndex(
+      (m) => m.topic === upTopic(at('RPC-2'), 'rpc', 'boot-1'),
+    );
     const offline = broker.published.findIndex(
       (m) => m.topic === status && m.payload.toString() === '{"online":false}',
     );
     expect(repliesOf('RPC-2', 'boot-1')).toEqual([{ ok: true, result: 'rebooting' }]);
     expect(reply).toBeLessThan(offline);
     // A clean restart: its own offline status and a DISCONNECT, not a lost connection.
-    expect(broker.disconnects).toContain('RPC-2');
+    expect(broker.disconnects).toContain(at('RPC-2'));
     expect(onTopic(status).map((m) => ZStatusPayload.parse(json(m.payload)).online)).toEqual([
       true,
       false,
       true,
     ]);
-    expect(broker.logins.filter((l) => l.clientId === 'RPC-2')).toHaveLength(2);
+    expect(broker.logins.filter((l) => l.clientId === at('RPC-2'))).toHaveLength(2);
     expect(fleet.counters).toMatchObject({ reboots: 1, lost: 0, connects: 2 });
   });
 
   it('a device told to ignore a method never answers it', async () => {
     await fleetOf({ devices: [{ sn: 'RPC-3', series: 'R40', faults: { ignoreRpc: ['ping'] } }] });
-    await broker.publish(downTopic('RPC-3', 'rpc', 'p1'), '{"method":"ping","timeoutSec":1}');
-    await broker.publish(downTopic('RPC-3', 'rpc', 'g1'), '{"method":"get_config","timeoutSec":1}');
+    await broker.publish(downTopic(at('RPC-3'), 'rpc', 'p1'), '{"method":"ping","timeoutSec":1}');
+    await broker.publish(
+      downTopic(at('RPC-3'), 'rpc', 'g1'),
+      '{"method":"get_config","timeoutSec":1}',
+    );
     await until(() => repliesOf('RPC-3', 'g1').length === 1, 'the get_config answer');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(repliesOf('RPC-3', 'p1')).toEqual([]);

@@ -55,6 +55,7 @@ beforeAll(async () => {
   fleet = await startFleet({
     url: server.mqttUrl ?? '',
     token: token.tokenKey,
+    tokenCode: token.code,
     devices: SNS.map((sn) => ({ sn, series: 'R40' as const, fw: FROM_VERSION })),
     // Long enough for the console to see the campaign running before it completes.
     rebootDelayMs: 3000,

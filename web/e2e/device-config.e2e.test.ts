@@ -32,6 +32,8 @@ let context: BrowserContext;
 let page: Page;
 let session: ApiSession;
 let token: TDeviceTokenWithKey;
+/** The device's address: its client id, username and topic level. */
+const address = () => `${token.code}:${SN}`;
 let device: TDevice;
 let client: MqttClient;
 /** What the device was sent on `down/config`, in order. */
@@ -49,10 +51,10 @@ let running: { version: number; config: TDeviceConfigObject } = {
 
 /** The simulated R40: applies what its schema accepts (after APPLY_MS), answers commands. */
 async function connectDevice(): Promise<MqttClient> {
-  const root = `blrms/v1/${SN}`;
+  const root = `blrms/v1/${address()}`;
   const device = await mqtt.connectAsync(server.mqttUrl ?? '', {
-    clientId: SN,
-    username: SN,
+    clientId: address(),
+    username: address(),
     password: token.tokenKey,
     reconnectPeriod: 0,
     will: {

@@ -22,6 +22,8 @@ let context: BrowserContext;
 let page: Page;
 let session: ApiSession;
 let token: TDeviceTokenWithKey;
+/** The device's address: its client id, username and topic level. */
+const address = () => `${token.code}:${SN}`;
 let device: TDevice;
 const clients: MqttClient[] = [];
 /** Channel messages over the console's socket, as `subscribe devices`, `subscribed devices`. */
@@ -63,12 +65,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Connects as the device (clientId = username = SN, password = token key), last will set. */
+/**
+ * Connects as the device (clientId = username = its address `{token code}:{SN}`, password = token
+ * key), last will set.
+ */
 async function connectDevice(): Promise<MqttClient> {
-  const statusTopic = `blrms/v1/${SN}/up/status`;
+  const statusTopic = `blrms/v1/${address()}/up/status`;
   const client = await mqtt.connectAsync(server.mqttUrl ?? '', {
-    clientId: SN,
-    username: SN,
+    clientId: address(),
+    username: address(),
     password: token.tokenKey,
     reconnectPeriod: 0,
     will: { topic: statusTopic, payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
@@ -134,9 +139,13 @@ describe('live device status', () => {
     await seen(page.getByTestId('telemetry-latest-empty'));
     await subscribed(`device:${device.id}`);
 
-    await client.publishAsync(`blrms/v1/${SN}/up/telemetry`, '{"values":{"signal":-71,"di1":1}}', {
-      qos: 1,
-    });
+    await client.publishAsync(
+      `blrms/v1/${address()}/up/telemetry`,
+      '{"values":{"signal":-71,"di1":1}}',
+      {
+        qos: 1,
+      },
+    );
     const signal = page.getByTestId('telemetry-signal');
     await seen(signal);
     expect(await signal.locator('.ant-statistic-content').innerText()).toMatch(/^-71\s*dBm$/);
@@ -146,7 +155,7 @@ describe('live device status', () => {
     await seen(page.getByTestId('telemetry-chart'));
 
     await client.publishAsync(
-      `blrms/v1/${SN}/up/event`,
+      `blrms/v1/${address()}/up/event`,
       '{"level":"alarm","code":"DOOR_OPEN","message":"Cabinet door opened"}',
       { qos: 1 },
     );

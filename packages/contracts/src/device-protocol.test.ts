@@ -2,66 +2,81 @@ import { describe, expect, it } from 'vitest';
 import {
   ZStatusPayload,
   ZTelemetryPayload,
+  deviceAddress,
   deviceMayUse,
   downFilter,
   downTopic,
+  parseDeviceAddress,
   parseTopic,
   upTopic,
 } from './device-protocol.js';
 import { ZClientMessage } from './realtime.js';
 
 describe('device protocol topics', () => {
+  const A = deviceAddress('ABCD2345', 'SN-1');
+  const B = deviceAddress('WXYZ6789', 'SN-1');
+
+  it('names a device by its token code and SN, and reads both back', () => {
+    expect(A).toBe('ABCD2345:SN-1');
+    expect(parseDeviceAddress(A)).toEqual({ tokenCode: 'ABCD2345', sn: 'SN-1' });
+    for (const bad of ['SN-1', ':SN-1', 'ABCD2345:', 'abcd2345:SN-1', 'ABCD2345:SN 1', 'A:B:C']) {
+      expect(parseDeviceAddress(bad), bad).toBeNull();
+    }
+  });
+
   it('parses every uplink and downlink kind and builds the same topics back', () => {
-    expect(parseTopic(upTopic('SN-1', 'status'))).toEqual({
-      sn: 'SN-1',
+    expect(parseTopic(upTopic(A, 'status'))).toEqual({
+      address: A,
       direction: 'up',
       kind: 'status',
     });
-    expect(parseTopic(upTopic('SN-1', 'config/reported'))).toEqual({
-      sn: 'SN-1',
+    expect(parseTopic(upTopic(A, 'config/reported'))).toEqual({
+      address: A,
       direction: 'up',
       kind: 'config/reported',
     });
-    expect(parseTopic(upTopic('SN-1', 'rpc', 'r1'))).toEqual({
-      sn: 'SN-1',
+    expect(parseTopic(upTopic(A, 'rpc', 'r1'))).toEqual({
+      address: A,
       direction: 'up',
       kind: 'rpc',
       id: 'r1',
     });
-    expect(parseTopic(downTopic('SN-1', 'ota', 'j9'))).toEqual({
-      sn: 'SN-1',
+    expect(parseTopic(downTopic(A, 'ota', 'j9'))).toEqual({
+      address: A,
       direction: 'down',
       kind: 'ota',
       id: 'j9',
     });
   });
 
-  it('rejects unknown kinds, missing or extra levels, wildcards and bad SNs', () => {
+  it('rejects unknown kinds, missing or extra levels, wildcards, bare SNs and bad addresses', () => {
     for (const topic of [
-      'blrms/v1/SN-1/up',
-      'blrms/v1/SN-1/up/status/extra',
-      'blrms/v1/SN-1/up/rpc',
-      'blrms/v1/SN-1/up/secrets',
+      `blrms/v1/${A}/up`,
+      `blrms/v1/${A}/up/status/extra`,
+      `blrms/v1/${A}/up/rpc`,
+      `blrms/v1/${A}/up/secrets`,
       'blrms/v1/+/up/status',
-      'blrms/v1/SN 1/up/status',
-      'blrms/v2/SN-1/up/status',
-      'other/v1/SN-1/up/status',
+      'blrms/v1/SN-1/up/status',
+      'blrms/v1/ABCD2345:SN 1/up/status',
+      `blrms/v2/${A}/up/status`,
+      `other/v1/${A}/up/status`,
     ]) {
       expect(parseTopic(topic), topic).toBeNull();
     }
   });
 
   it('lets a device publish only under its own up/ and subscribe only to its own down/', () => {
-    expect(deviceMayUse('A', 'publish', upTopic('A', 'telemetry'))).toBe(true);
-    expect(deviceMayUse('A', 'publish', upTopic('B', 'telemetry'))).toBe(false);
-    expect(deviceMayUse('A', 'publish', downTopic('A', 'config'))).toBe(false);
-    expect(deviceMayUse('A', 'subscribe', downFilter('A'))).toBe(true);
-    expect(deviceMayUse('A', 'subscribe', 'blrms/v1/A/down/rpc/+')).toBe(true);
-    expect(deviceMayUse('A', 'subscribe', downFilter('B'))).toBe(false);
-    expect(deviceMayUse('A', 'subscribe', 'blrms/v1/+/down/#')).toBe(false);
-    expect(deviceMayUse('A', 'subscribe', 'blrms/v1/A/up/#')).toBe(false);
-    expect(deviceMayUse('A', 'subscribe', '#')).toBe(false);
-    expect(deviceMayUse('A', 'subscribe', 'blrms/v1/A/down/#/x')).toBe(false);
+    expect(deviceMayUse(A, 'publish', upTopic(A, 'telemetry'))).toBe(true);
+    // The same SN under another token is another device.
+    expect(deviceMayUse(A, 'publish', upTopic(B, 'telemetry'))).toBe(false);
+    expect(deviceMayUse(A, 'publish', downTopic(A, 'config'))).toBe(false);
+    expect(deviceMayUse(A, 'subscribe', downFilter(A))).toBe(true);
+    expect(deviceMayUse(A, 'subscribe', `blrms/v1/${A}/down/rpc/+`)).toBe(true);
+    expect(deviceMayUse(A, 'subscribe', downFilter(B))).toBe(false);
+    expect(deviceMayUse(A, 'subscribe', 'blrms/v1/+/down/#')).toBe(false);
+    expect(deviceMayUse(A, 'subscribe', `blrms/v1/${A}/up/#`)).toBe(false);
+    expect(deviceMayUse(A, 'subscribe', '#')).toBe(false);
+    expect(deviceMayUse(A, 'subscribe', `blrms/v1/${A}/down/#/x`)).toBe(false);
   });
 });
 

@@ -1,16 +1,32 @@
 import { z } from 'zod';
-import { ZDeviceSeries, ZSn } from './device.js';
+import { ZDeviceSeries } from './device.js';
 
 /**
- * Device protocol v1 over MQTT (docs/device-protocol.md). Devices connect with clientId = SN,
- * username = SN and password = a token key; they publish under `blrms/v1/{sn}/up/...` and
- * subscribe to `blrms/v1/{sn}/down/...` only. Every payload is one JSON object of at most
- * {@link MQTT_PAYLOAD_MAX_BYTES}; the server, the simulator and the tests validate with the
+ * Device protocol v1 over MQTT (docs/device-protocol.md). A device is named by its address, the
+ * device tag code `{tokenCode}:{sn}`: the public code of the token it belongs to and its serial
+ * number. Two companies (or two tokens of one company) may hold the same SN; their addresses
+ * differ, so the broker never mistakes one for the other. Devices connect with clientId =
+ * username = address and password = the token key; they publish under `blrms/v1/{address}/up/...`
+ * and subscribe to `blrms/v1/{address}/down/...` only. Every payload is one JSON object of at
+ * most {@link MQTT_PAYLOAD_MAX_BYTES}; the server, the simulator and the tests validate with the
  * schemas below.
  */
 
 export const TOPIC_ROOT = 'blrms/v1';
 export const MQTT_PAYLOAD_MAX_BYTES = 64 * 1024;
+
+/** `{tokenCode}:{sn}`: the token's public code (4–16 of A-Z 0-9) and an SN. */
+export const DEVICE_ADDRESS_PATTERN = /^([A-Z0-9]{4,16}):([A-Za-z0-9_-]{1,64})$/;
+
+/** The address of the device with this SN under the token with this public code. */
+export const deviceAddress = (tokenCode: string, sn: string) => `${tokenCode}:${sn}`;
+
+/** The token code and SN of an address; null when it is not one. */
+export function parseDeviceAddress(address: string): { tokenCode: string; sn: string } | null {
+  const match = DEVICE_ADDRESS_PATTERN.exec(address);
+  if (!match?.[1] || !match[2]) return null;
+  return { tokenCode: match[1], sn: match[2] };
+}
 
 /** Uplink kinds: `up/{kind}` or `up/{kind}/{id}` for rpc replies and OTA progress. */
 export const UP_KINDS = ['status', 'telemetry', 'event', 'config/reported', 'rpc', 'ota'] as const;
@@ -18,71 +34,76 @@ export type TUpKind = (typeof UP_KINDS)[number];
 export const DOWN_KINDS = ['config', 'rpc', 'ota'] as const;
 export type TDownKind = (typeof DOWN_KINDS)[number];
 
-export const upTopic = (sn: string, kind: TUpKind, id?: string) =>
-  `${TOPIC_ROOT}/${sn}/up/${kind}${id === undefined ? '' : `/${id}`}`;
-export const downTopic = (sn: string, kind: TDownKind, id?: string) =>
-  `${TOPIC_ROOT}/${sn}/down/${kind}${id === undefined ? '' : `/${id}`}`;
+export const upTopic = (address: string, kind: TUpKind, id?: string) =>
+  `${TOPIC_ROOT}/${address}/up/${kind}${id === undefined ? '' : `/${id}`}`;
+export const downTopic = (address: string, kind: TDownKind, id?: string) =>
+  `${TOPIC_ROOT}/${address}/down/${kind}${id === undefined ? '' : `/${id}`}`;
 /** What a device subscribes to: everything sent down to it. */
-export const downFilter = (sn: string) => `${TOPIC_ROOT}/${sn}/down/#`;
+export const downFilter = (address: string) => `${TOPIC_ROOT}/${address}/down/#`;
 
 /** Request and job ids inside topics: the same alphabet as an SN. */
 const TOPIC_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type TParsedTopic =
-  | { sn: string; direction: 'up'; kind: TUpKind; id?: string }
-  | { sn: string; direction: 'down'; kind: TDownKind; id?: string };
+  | { address: string; direction: 'up'; kind: TUpKind; id?: string }
+  | { address: string; direction: 'down'; kind: TDownKind; id?: string };
 
 /**
  * Splits a concrete topic (no wildcards) of protocol v1; null for anything else, including an
- * unknown kind or a missing or extra level. ACL checks and the uplink router both use it.
+ * unknown kind, a level that is not a device address, or a missing or extra level. ACL checks and
+ * the uplink router both use it.
  */
 export function parseTopic(topic: string): TParsedTopic | null {
   const parts = topic.split('/');
   if (parts.length < 5 || parts[0] !== 'blrms' || parts[1] !== 'v1') return null;
-  const sn = parts[2] ?? '';
+  const address = parts[2] ?? '';
   const direction = parts[3];
-  if (!ZSn.safeParse(sn).success) return null;
+  if (!DEVICE_ADDRESS_PATTERN.test(address)) return null;
   const rest = parts.slice(4);
   if (direction === 'up') {
     if (
       rest.length === 1 &&
       (rest[0] === 'status' || rest[0] === 'telemetry' || rest[0] === 'event')
     )
-      return { sn, direction, kind: rest[0] };
+      return { address, direction, kind: rest[0] };
     if (rest.length === 2 && rest[0] === 'config' && rest[1] === 'reported')
-      return { sn, direction, kind: 'config/reported' };
+      return { address, direction, kind: 'config/reported' };
     if (
       rest.length === 2 &&
       (rest[0] === 'rpc' || rest[0] === 'ota') &&
       TOPIC_ID.test(rest[1] ?? '')
     )
-      return { sn, direction, kind: rest[0], id: rest[1] };
+      return { address, direction, kind: rest[0], id: rest[1] };
     return null;
   }
   if (direction === 'down') {
-    if (rest.length === 1 && rest[0] === 'config') return { sn, direction, kind: 'config' };
+    if (rest.length === 1 && rest[0] === 'config') return { address, direction, kind: 'config' };
     if (
       rest.length === 2 &&
       (rest[0] === 'rpc' || rest[0] === 'ota') &&
       TOPIC_ID.test(rest[1] ?? '')
     )
-      return { sn, direction, kind: rest[0], id: rest[1] };
+      return { address, direction, kind: rest[0], id: rest[1] };
     return null;
   }
   return null;
 }
 
 /**
- * Whether a device with this SN may publish (`up`) or subscribe (`down`) to a topic or filter.
- * Publishing needs a concrete topic of its own SN's `up/` tree; subscribing, a topic or filter
+ * Whether the device with this address may publish (`up`) or subscribe (`down`) to a topic or
+ * filter. Publishing needs a concrete topic of its own `up/` tree; subscribing, a topic or filter
  * inside its own `down/` tree (`down/#`, `down/rpc/+`, ...). Everything else is refused.
  */
-export function deviceMayUse(sn: string, action: 'publish' | 'subscribe', topic: string): boolean {
+export function deviceMayUse(
+  address: string,
+  action: 'publish' | 'subscribe',
+  topic: string,
+): boolean {
   if (action === 'publish') {
     const parsed = parseTopic(topic);
-    return parsed !== null && parsed.sn === sn && parsed.direction === 'up';
+    return parsed !== null && parsed.address === address && parsed.direction === 'up';
   }
-  const prefix = `${TOPIC_ROOT}/${sn}/down`;
+  const prefix = `${TOPIC_ROOT}/${address}/down`;
   if (topic === `${prefix}/#`) return true;
   if (!topic.startsWith(`${prefix}/`)) return false;
   const rest = topic.slice(prefix.length + 1).split('/');
@@ -192,7 +213,7 @@ export const REFUSAL_REASONS = [
   'token-unknown',
   'token-disabled',
   'company-frozen',
-  'sn-bound-elsewhere',
+  'token-mismatch',
   'device-disabled',
   'auto-register-off',
   'rate-limited',

@@ -1,4 +1,5 @@
 import {
+  deviceAddress,
   downFilter,
   parseTopic,
   upTopic,
@@ -14,7 +15,7 @@ import type { MqttClient } from 'mqtt';
 import { expect, vi } from 'vitest';
 import type { TestContext } from './app.js';
 import { importForm, type Client } from './devices.js';
-import { connectDevice } from './mqtt-devices.js';
+import { connectDevice, type TokenCredential } from './mqtt-devices.js';
 
 /** Uploads a firmware file through the API. */
 export async function uploadFirmware(
@@ -80,20 +81,24 @@ export async function expectCampaign(
  */
 export class OtaDevice {
   readonly jobs: { jobId: string; payload: TOtaDownPayload }[] = [];
+  /** `{tokenCode}:{sn}`: its client id and the level of its topics. */
+  readonly address: string;
   private connection: MqttClient | undefined;
 
   constructor(
     private readonly url: string,
     readonly sn: string,
-    private readonly key: string,
+    private readonly token: TokenCredential,
     readonly series: TDeviceSeries = 'R40',
-  ) {}
+  ) {
+    this.address = deviceAddress(token.code, sn);
+  }
 
   /** Subscribes to its downlinks, then says it is online running `fw`. */
   async connect(fw: string): Promise<this> {
-    const connection = await connectDevice(this.url, this.sn, this.key, {
+    const connection = await connectDevice(this.url, this.sn, this.token, {
       will: {
-        topic: upTopic(this.sn, 'status'),
+        topic: upTopic(this.address, 'status'),
         payload: Buffer.from(JSON.stringify({ online: false })),
         qos: 1,
         retain: true,
@@ -106,9 +111,9 @@ export class OtaDevice {
         this.jobs.push({ jobId: parsed.id, payload: JSON.parse(payload.toString()) });
       }
     });
-    await connection.subscribeAsync(downFilter(this.sn), { qos: 1 });
+    await connection.subscribeAsync(downFilter(this.address), { qos: 1 });
     await connection.publishAsync(
-      upTopic(this.sn, 'status'),
+      upTopic(this.address, 'status'),
       JSON.stringify({ online: true, series: this.series, fw }),
       { qos: 1, retain: true },
     );
@@ -126,9 +131,13 @@ export class OtaDevice {
 
   async report(jobId: string, report: TOtaReportPayload): Promise<void> {
     if (!this.connection) throw new Error(`${this.sn} is not connected`);
-    await this.connection.publishAsync(upTopic(this.sn, 'ota', jobId), JSON.stringify(report), {
-      qos: 1,
-    });
+    await this.connection.publishAsync(
+      upTopic(this.address, 'ota', jobId),
+      JSON.stringify(report),
+      {
+        qos: 1,
+      },
+    );
   }
 
   /** Reports every step of a good upgrade, reboots and comes back with the new version. */

@@ -1,11 +1,12 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { expect, vi } from 'vitest';
-import type {
-  TConfigReportedPayload,
-  TDevice,
-  TOtaReportPayload,
-  TRpcReplyPayload,
-  TTelemetryPayload,
+import {
+  deviceAddress,
+  type TConfigReportedPayload,
+  type TDevice,
+  type TOtaReportPayload,
+  type TRpcReplyPayload,
+  type TTelemetryPayload,
 } from '@blrms/contracts';
 import type {
   DeviceEventInput,
@@ -22,7 +23,12 @@ export class RecordingSink implements UplinkSink {
 
   recordTelemetry(device: DeviceRef, payload: TTelemetryPayload): void {
     this.telemetry.push({
-      device: { id: device.id, companyId: device.companyId, sn: device.sn },
+      device: {
+        id: device.id,
+        companyId: device.companyId,
+        sn: device.sn,
+        address: device.address,
+      },
       payload,
     });
   }
@@ -62,19 +68,35 @@ export function uniqueSn(prefix = 'GW'): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
 
-/** A device's MQTT connection: clientId and username are the SN, the password the token key. */
+/** What a device is given to connect with: its token's public code and the token key. */
+export interface TokenCredential {
+  code: string;
+  key: string;
+}
+
+/** The credential of a token as the API answers `add` or `regenerate`. */
+export const credentialOf = (token: { code: string; tokenKey: string }): TokenCredential => ({
+  code: token.code,
+  key: token.tokenKey,
+});
+
+/**
+ * A device's MQTT connection: clientId and username are its address `{tokenCode}:{sn}`, the
+ * password the token key.
+ */
 export function connectDevice(
   url: string,
   sn: string,
-  key: string,
+  token: TokenCredential,
   options: IClientOptions = {},
 ): Promise<MqttClient> {
+  const address = deviceAddress(token.code, sn);
   return mqtt.connectAsync(
     url,
     {
-      clientId: sn,
-      username: sn,
-      password: key,
+      clientId: address,
+      username: address,
+      password: token.key,
       reconnectPeriod: 0,
       connectTimeout: 5000,
       ...options,
@@ -84,9 +106,14 @@ export function connectDevice(
 }
 
 /** The CONNACK return code of a refused connection. */
-export async function refusalCode(url: string, sn: string, key: string): Promise<number> {
+export async function refusalCode(
+  url: string,
+  sn: string,
+  token: TokenCredential,
+  options: IClientOptions = {},
+): Promise<number> {
   try {
-    const device = await connectDevice(url, sn, key);
+    const device = await connectDevice(url, sn, token, options);
     await device.endAsync();
     return 0;
   } catch (error) {

@@ -1,6 +1,7 @@
 import {
   CONFIG_DEFAULTS,
   configProblem,
+  deviceAddress,
   downFilter,
   parseTopic,
   upTopic,
@@ -11,7 +12,7 @@ import {
   type TRpcReplyPayload,
 } from '@blrms/contracts';
 import type { MqttClient } from 'mqtt';
-import { connectDevice } from './mqtt-devices.js';
+import { connectDevice, type TokenCredential } from './mqtt-devices.js';
 
 /** A downlink as the device received it. */
 export interface Downlink {
@@ -40,22 +41,25 @@ export class RemoteDevice {
   silentRpc = false;
   version = 0;
   config: TDeviceConfigObject;
+  /** `{tokenCode}:{sn}`: its client id and the level of its topics. */
+  readonly address: string;
   private connection: MqttClient | undefined;
 
   constructor(
     private readonly url: string,
     readonly sn: string,
-    private readonly key: string,
+    private readonly token: TokenCredential,
     readonly series: TDeviceSeries = 'R40',
   ) {
     this.config = structuredClone(CONFIG_DEFAULTS[series]);
+    this.address = deviceAddress(token.code, sn);
   }
 
   /** Connects, subscribes to its downlinks, then says it is online. */
   async connect(): Promise<this> {
-    const connection = await connectDevice(this.url, this.sn, this.key, {
+    const connection = await connectDevice(this.url, this.sn, this.token, {
       will: {
-        topic: upTopic(this.sn, 'status'),
+        topic: upTopic(this.address, 'status'),
         payload: Buffer.from(JSON.stringify({ online: false })),
         qos: 1,
         retain: true,
@@ -74,9 +78,9 @@ export class RemoteDevice {
       // A device cut off while it answers loses the answer, as a real one would.
       this.answer(downlink).catch(() => undefined);
     });
-    await connection.subscribeAsync(downFilter(this.sn), { qos: 1 });
+    await connection.subscribeAsync(downFilter(this.address), { qos: 1 });
     await connection.publishAsync(
-      upTopic(this.sn, 'status'),
+      upTopic(this.address, 'status'),
       JSON.stringify({ online: true, series: this.series, fw: '1.0.0' }),
       { qos: 1, retain: true },
     );
@@ -102,7 +106,7 @@ export class RemoteDevice {
     if (downlink.kind === 'config') return this.applyConfig(downlink.payload as TConfigDownPayload);
     if (downlink.kind === 'rpc' && downlink.id && !this.silentRpc) {
       const request = downlink.payload as TRpcDownPayload;
-      await this.publish(upTopic(this.sn, 'rpc', downlink.id), this.reply(request));
+      await this.publish(upTopic(this.address, 'rpc', downlink.id), this.reply(request));
     }
   }
 
@@ -111,7 +115,7 @@ export class RemoteDevice {
     const problem =
       this.configMode === 'refuse' ? this.refusal : configProblem(this.series, config);
     if (problem) {
-      await this.publish(upTopic(this.sn, 'config/reported'), {
+      await this.publish(upTopic(this.address, 'config/reported'), {
         version,
         config: this.config,
         result: 'error',
@@ -121,7 +125,7 @@ export class RemoteDevice {
     }
     this.version = version;
     this.config = config;
-    await this.publish(upTopic(this.sn, 'config/reported'), { version, config, result: 'ok' });
+    await this.publish(upTopic(this.address, 'config/reported'), { version, config, result: 'ok' });
   }
 
   private reply(request: TRpcDownPayload): TRpcReplyPayload {

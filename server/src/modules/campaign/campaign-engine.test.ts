@@ -19,7 +19,12 @@ import {
   uploadFirmware,
 } from '../../test/campaign.js';
 import { client, type Client } from '../../test/devices.js';
-import { expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
+import {
+  expectDevice,
+  uniqueSn,
+  credentialOf,
+  type TokenCredential,
+} from '../../test/mqtt-devices.js';
 import { RemoteDevice } from '../../test/remote-device.js';
 import { DeviceLogRepository } from '../device/device-log.repository.js';
 import { DeviceLogService } from '../device/device-log.service.js';
@@ -38,7 +43,7 @@ describe('campaign engine', () => {
   let t: TestContext;
   let admin: Client;
   let url: string;
-  let key: string;
+  let key: TokenCredential;
   let tokenId: string;
   let firmware: TFirmware;
   const connected: { disconnect(): Promise<void> }[] = [];
@@ -118,7 +123,7 @@ describe('campaign engine', () => {
     admin = client(t, await t.login('admin', ADMIN_PASSWORD));
     url = `mqtt://127.0.0.1:${t.app.deviceGateway.port}`;
     const token = await admin.ok('POST', '/device/token/add', { name: 'Campaigns' });
-    key = token.tokenKey;
+    key = credentialOf(token);
     tokenId = token.id;
     firmware = await uploadFirmware(t, admin, {
       series: 'R40',
@@ -152,7 +157,7 @@ describe('campaign engine', () => {
     });
     const [log] = await otaLogs(devices[0]!.id);
     expect(log).toMatchObject({
-      requestUrl: `blrms/v1/${devices[0]!.sn}/down/ota/${first.jobId}`,
+      requestUrl: `blrms/v1/${devices[0]!.address}/down/ota/${first.jobId}`,
       sourceUser: 'admin',
       subject: 'Upgrade notified',
       state: 'sent',

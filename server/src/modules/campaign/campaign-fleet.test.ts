@@ -74,6 +74,7 @@ describe('a campaign over 200 simulated devices', () => {
     fleet = await startFleet({
       url: `mqtt://127.0.0.1:${t.app.deviceGateway.port}`,
       token: token.tokenKey,
+      tokenCode: token.code,
       devices: sns.map((sn) => ({ sn, series: 'R40' as const, fw: '1.0.0' })),
       faultsBySn: { [corrupt]: { corruptDownload: true }, [dropped]: { dropMidDownload: true } },
       rebootDelayMs: 100,

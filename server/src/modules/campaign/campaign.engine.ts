@@ -1,4 +1,5 @@
 import {
+  deviceAddress,
   downTopic,
   type TCampaignDeviceState,
   type TCampaignProgress,
@@ -295,7 +296,7 @@ export class CampaignEngine {
         companyId: campaign.company_id,
         deviceId: d.device_id,
         sn: d.sn,
-        requestUrl: downTopic(d.sn, 'ota', d.job_id),
+        requestUrl: downTopic(deviceAddress(d.token_code, d.sn), 'ota', d.job_id),
         sourceUser: campaign.create_by,
         targetUser: d.owner_name,
         subject: 'ota.notify',
@@ -317,10 +318,12 @@ export class CampaignEngine {
     );
     await Promise.all(
       devices.map((d) =>
-        downlinks.send(d.sn, 'ota', d.job_id, payload).catch((error: unknown) => {
-          // The device stays notified: it gets the job again when it reconnects, or times out.
-          this.deps.log.warn({ err: error, sn: d.sn }, 'upgrade not sent');
-        }),
+        downlinks
+          .send(deviceAddress(d.token_code, d.sn), 'ota', d.job_id, payload)
+          .catch((error: unknown) => {
+            // The device stays notified: it gets the job again when it reconnects, or times out.
+            this.deps.log.warn({ err: error, sn: d.sn }, 'upgrade not sent');
+          }),
       ),
     );
   }
@@ -477,7 +480,7 @@ export class CampaignEngine {
           }
         }
         if (firmware && isActive(row.state)) {
-          await this.resend(row, firmware, receivedAt);
+          await this.resend(row, device.address, firmware, receivedAt);
           continue;
         }
       }
@@ -489,7 +492,12 @@ export class CampaignEngine {
     }
   }
 
-  private async resend(row: OpenDeviceRow, firmware: FirmwareTable, now: number): Promise<void> {
+  private async resend(
+    row: OpenDeviceRow,
+    address: string,
+    firmware: FirmwareTable,
+    now: number,
+  ): Promise<void> {
     if (!row.job_id) return;
     const moved = await this.deps.repository.move(
       row.campaign_id,
@@ -498,7 +506,8 @@ export class CampaignEngine {
       { deadline: now + this.timeoutOf(row.state as ActiveState), update_time: now },
       row.job_id,
     );
-    if (moved) await this.deps.downlinks.send(row.sn, 'ota', row.job_id, this.otaPayload(firmware));
+    if (moved)
+      await this.deps.downlinks.send(address, 'ota', row.job_id, this.otaPayload(firmware));
   }
 
   /** A configuration campaign's device applied the version it was given, or refused it. */

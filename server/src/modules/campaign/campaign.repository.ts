@@ -62,6 +62,8 @@ export interface OpenDeviceRow {
 export interface ClaimedDevice {
   device_id: string;
   sn: string;
+  /** The public code of the device's token: its address is `{token_code}:{sn}`. */
+  token_code: string;
   series: string;
   job_id: string;
   owner_name: string | null;
@@ -463,10 +465,12 @@ export class CampaignRepository {
       const rows = await trx
         .selectFrom('campaign_device')
         .innerJoin('device', 'device.id', 'campaign_device.device_id')
+        .innerJoin('device_token', 'device_token.id', 'device.token_id')
         .leftJoin('sys_user', 'sys_user.id', 'device.owner_id')
         .select([
           'campaign_device.device_id',
           'campaign_device.sn',
+          'device_token.code as token_code',
           'device.series',
           'campaign_device.job_id',
           'sys_user.username as owner_name',

@@ -135,7 +135,7 @@ export class DeviceCommandService {
       companyId: scope.companyId,
       deviceId: device.id,
       sn: device.sn,
-      requestUrl: downTopic(device.sn, 'rpc', id),
+      requestUrl: downTopic(device.tagCode, 'rpc', id),
       sourceUser: scope.username,
       targetUser: device.ownerName,
       subject: 'command.send',
@@ -164,7 +164,7 @@ export class DeviceCommandService {
     const command = toCommand(row);
     // Announced before it leaves, so that the answer is always announced after it.
     await this.bus.publish('device.command', { companyId: scope.companyId, command });
-    await this.gateway.send(device.sn, 'rpc', id, payload);
+    await this.gateway.send(device.tagCode, 'rpc', id, payload);
     return command;
   }
 

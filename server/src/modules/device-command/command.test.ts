@@ -8,7 +8,12 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
-import { expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
+import {
+  expectDevice,
+  uniqueSn,
+  credentialOf,
+  type TokenCredential,
+} from '../../test/mqtt-devices.js';
 import { RemoteDevice } from '../../test/remote-device.js';
 
 describe('commands to devices', () => {
@@ -16,7 +21,7 @@ describe('commands to devices', () => {
   let admin: Client;
   let operator: Client;
   let url: string;
-  let key: string;
+  let key: TokenCredential;
   let tokenId: string;
   const devices: RemoteDevice[] = [];
   const published: TDeviceCommand[] = [];
@@ -70,7 +75,7 @@ describe('commands to devices', () => {
     admin = client(t, await t.login('admin', ADMIN_PASSWORD));
     url = `mqtt://127.0.0.1:${t.app.deviceGateway.port}`;
     const token = await admin.ok('POST', '/device/token/add', { name: 'Commands' });
-    key = token.tokenKey;
+    key = credentialOf(token);
     tokenId = token.id;
     // An operator with the built-in commands only.
     const role = await createRole(t, PLATFORM_ID, [...DEVICE_PAGES, 'device:command']);
@@ -129,7 +134,7 @@ describe('commands to devices', () => {
     );
     const log = await commandLog(sent.id, 'succeeded');
     expect(log).toMatchObject({
-      requestUrl: downTopic(device.sn, 'rpc', sent.id),
+      requestUrl: downTopic(device.address, 'rpc', sent.id),
       sourceUser: 'cmdop',
       targetUser: 'admin',
       subject: 'Command sent',

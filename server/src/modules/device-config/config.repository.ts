@@ -1,3 +1,4 @@
+import { deviceAddress } from '@blrms/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceConfigTable } from '../../platform/db/schema.js';
@@ -9,6 +10,8 @@ export interface ConfigTarget {
   id: string;
   companyId: string;
   sn: string;
+  /** `{tokenCode}:{sn}`: where its downlinks go. */
+  address: string;
   series: string;
   online: boolean;
   ownerName: string | null;
@@ -42,10 +45,12 @@ export class DeviceConfigRepository {
     const row = await scoped(this.db, companyId)
       .selectFrom('device')
       .leftJoin('sys_user', 'sys_user.id', 'device.owner_id')
+      .innerJoin('device_token', 'device_token.id', 'device.token_id')
       .select([
         'device.id',
         'device.company_id',
         'device.sn',
+        'device_token.code as token_code',
         'device.series',
         'device.status',
         'sys_user.username as owner_name',
@@ -57,6 +62,7 @@ export class DeviceConfigRepository {
         id: row.id,
         companyId: row.company_id,
         sn: row.sn,
+        address: deviceAddress(row.token_code, row.sn),
         series: row.series,
         online: row.status === 'online',
         ownerName: row.owner_name,

@@ -172,6 +172,7 @@ export class DeviceConfigService {
       id: device.id,
       companyId: scope.companyId,
       sn: device.sn,
+      address: device.tagCode,
       series: device.series,
       online: device.status === 'online',
       ownerName: device.ownerName,
@@ -358,7 +359,7 @@ export class DeviceConfigService {
       // Presence is written in batches: a device that connected in the last moments is online
       // before the database says so, and its online status may already have been handled. A
       // downlink to a device connected nowhere goes nowhere; its next online status re-sends it.
-      await this.gateway.send(target.sn, 'config', undefined, { version, config });
+      await this.gateway.send(target.address, 'config', undefined, { version, config });
     }
     return version;
   }
@@ -386,7 +387,7 @@ export class DeviceConfigService {
     }
     await this.repository.markSent(target.companyId, target.id, version, logId, this.clock());
     await this.publish(target);
-    await this.gateway.send(target.sn, 'config', undefined, { version, config });
+    await this.gateway.send(target.address, 'config', undefined, { version, config });
   }
 
   private writeLog(
@@ -400,7 +401,7 @@ export class DeviceConfigService {
       companyId: target.companyId,
       deviceId: target.id,
       sn: target.sn,
-      requestUrl: downTopic(target.sn, 'config'),
+      requestUrl: downTopic(target.address, 'config'),
       sourceUser: actor.username,
       targetUser: target.ownerName,
       subject: 'config.push',

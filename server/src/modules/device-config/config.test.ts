@@ -8,7 +8,12 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
-import { expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
+import {
+  expectDevice,
+  uniqueSn,
+  credentialOf,
+  type TokenCredential,
+} from '../../test/mqtt-devices.js';
 import { RemoteDevice } from '../../test/remote-device.js';
 import type { ConfigOutcome } from './config.service.js';
 
@@ -19,7 +24,7 @@ describe('remote configuration', () => {
   let t: TestContext;
   let admin: Client;
   let url: string;
-  let key: string;
+  let key: TokenCredential;
   let tokenId: string;
   const devices: RemoteDevice[] = [];
   const published: TDeviceConfigState[] = [];
@@ -92,7 +97,7 @@ describe('remote configuration', () => {
     admin = client(t, await t.login('admin', ADMIN_PASSWORD));
     url = `mqtt://127.0.0.1:${t.app.deviceGateway.port}`;
     const token = await admin.ok('POST', '/device/token/add', { name: 'Config' });
-    key = token.tokenKey;
+    key = credentialOf(token);
     tokenId = token.id;
     t.bus.subscribe('device.config', ({ config }) => published.push(config));
     t.app.deviceConfigs.onOutcome((o) => outcomes.push(o));
@@ -172,7 +177,7 @@ describe('remote configuration', () => {
     const logs = await logsIn(id, ['succeeded', 'succeeded']);
     expect(logs[0]).toMatchObject({
       sn: device.sn,
-      requestUrl: downTopic(device.sn, 'config'),
+      requestUrl: downTopic(device.address, 'config'),
       sourceUser: 'admin',
       targetUser: 'admin',
       subject: 'Configuration pushed',

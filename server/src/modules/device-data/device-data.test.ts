@@ -47,7 +47,7 @@ describe('device telemetry and events', () => {
     const token = await admin.ok('POST', '/device/token/add', { name: 'data' });
     const add = async (c: Client, tokenId: string, sn: string, series: string) => {
       const d = await c.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series });
-      return { id: d.id as string, companyId: '', sn };
+      return { id: d.id as string, companyId: '', sn, address: d.tagCode as string };
     };
     r40 = { ...(await add(admin, token.id, 'DATA-R40', 'R40')), companyId: PLATFORM_COMPANY_ID };
     s27x = { ...(await add(admin, token.id, 'DATA-S27X', 'S27X')), companyId: PLATFORM_COMPANY_ID };
@@ -190,17 +190,17 @@ describe('device telemetry and events', () => {
   });
 
   it('returns the latest samples of a range that holds too many, oldest first', async () => {
+    const added = await admin.ok('POST', '/device/device/add', {
+      tokenId: (await admin.ok('POST', '/device/token/add', { name: 'many' })).id,
+      sn: 'MANY-1',
+      name: 'many',
+      series: 'BL10X',
+    });
     const device = {
-      id: (
-        await admin.ok('POST', '/device/device/add', {
-          tokenId: (await admin.ok('POST', '/device/token/add', { name: 'many' })).id,
-          sn: 'MANY-1',
-          name: 'many',
-          series: 'BL10X',
-        })
-      ).id as string,
+      id: added.id as string,
       companyId: PLATFORM_COMPANY_ID,
       sn: 'MANY-1',
+      address: added.tagCode as string,
     };
     const count = TELEMETRY_HISTORY_MAX_POINTS + 5;
     for (let i = 0; i < count; i++) record(device, { n: i }, now, now - (count - i) * 1000);
@@ -282,17 +282,17 @@ describe('device telemetry and events', () => {
 
   it('deletes samples and events older than the retention and keeps newer ones', async () => {
     await admin.ok('PUT', '/device/data/retention', { days: 10 });
+    const agedRow = await admin.ok('POST', '/device/device/add', {
+      tokenId: (await admin.ok('POST', '/device/token/add', { name: 'aged' })).id,
+      sn: 'AGED-1',
+      name: 'aged',
+      series: 'R40',
+    });
     const aged = {
-      id: (
-        await admin.ok('POST', '/device/device/add', {
-          tokenId: (await admin.ok('POST', '/device/token/add', { name: 'aged' })).id,
-          sn: 'AGED-1',
-          name: 'aged',
-          series: 'R40',
-        })
-      ).id as string,
+      id: agedRow.id as string,
       companyId: PLATFORM_COMPANY_ID,
       sn: 'AGED-1',
+      address: agedRow.tagCode as string,
     };
     record(aged, { signal: -90 }, now - 11 * DAY);
     record(aged, { signal: -70 }, now - 9 * DAY);
@@ -323,7 +323,7 @@ describe('device telemetry and events', () => {
       name: sn,
       series: 'R40',
     });
-    return { id: device.id, companyId: PLATFORM_COMPANY_ID, sn };
+    return { id: device.id, companyId: PLATFORM_COMPANY_ID, sn, address: device.tagCode };
   };
   const rowsOf = async (device: DeviceRef) => {
     const count = async (table: 'device_telemetry' | 'device_telemetry_latest' | 'device_event') =>

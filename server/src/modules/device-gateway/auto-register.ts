@@ -17,7 +17,9 @@ export interface RegistrationRequest {
   ip: string | null;
 }
 
-export type RegistrationOutcome = { deviceId: string } | { refused: 'sn-bound-elsewhere' };
+export interface RegistrationOutcome {
+  deviceId: string;
+}
 
 /**
  * Auto-registered devices get this series until their first `up/status` names the real one: the
@@ -40,10 +42,12 @@ interface Pending {
 }
 
 /**
- * Registers unknown SNs in batches: one query for the SNs already taken, one multi-row insert,
- * one write of the device log, for up to 500 devices at a time. A fleet connecting for the first
- * time would otherwise cost four statements per device. An SN registered by another node in the
- * meantime is caught by the unique index and the batch retried device by device.
+ * Registers unknown SNs in batches: one query per token for the SNs it already holds, one
+ * multi-row insert, one write of the device log, for up to 500 devices at a time. A fleet
+ * connecting for the first time would otherwise cost four statements per device. An SN is unique
+ * per token only (another token's device with the same SN is another device); one registered by
+ * another node in the meantime is caught by the unique index and the batch retried device by
+ * device.
  */
 export class AutoRegistration {
   private queue: Pending[] = [];
@@ -87,23 +91,27 @@ export class AutoRegistration {
     requests: RegistrationRequest[],
     retried = false,
   ): Promise<RegistrationOutcome[]> {
-    const taken = await this.repository.devicesWithSns([...new Set(requests.map((r) => r.sn))]);
-    const holders = new Map<string, { id: string; tokenId: string }[]>();
-    for (const d of taken) {
-      holders.set(d.sn, [...(holders.get(d.sn) ?? []), { id: d.id, tokenId: d.token_id }]);
+    const holders = new Map<string, string>();
+    const tagOf = (tokenId: string, sn: string) => `${tokenId}|${sn}`;
+    const snsByToken = new Map<string, Set<string>>();
+    for (const r of requests) {
+      snsByToken.set(r.tokenId, (snsByToken.get(r.tokenId) ?? new Set()).add(r.sn));
+    }
+    for (const [tokenId, sns] of snsByToken) {
+      for (const d of await this.repository.devicesOfToken(tokenId, [...sns])) {
+        holders.set(tagOf(tokenId, d.sn), d.id);
+      }
     }
     const now = this.clock();
     const rows: DeviceTable[] = [];
     const logs: DeviceLogEntry[] = [];
     const outcomes = requests.map((request): RegistrationOutcome => {
-      const existing = holders.get(request.sn) ?? [];
-      const own = existing.find((d) => d.tokenId === request.tokenId);
-      if (own) return { deviceId: own.id };
-      if (existing.length > 0) return { refused: 'sn-bound-elsewhere' };
+      const own = holders.get(tagOf(request.tokenId, request.sn));
+      if (own) return { deviceId: own };
       const row = newDevice(request, now);
       rows.push(row);
-      // A second login of the same SN in this batch finds this device.
-      holders.set(request.sn, [{ id: row.id, tokenId: request.tokenId }]);
+      // A second login of the same device in this batch finds this row.
+      holders.set(tagOf(request.tokenId, request.sn), row.id);
       logs.push({
         companyId: request.companyId,
         deviceId: row.id,

@@ -119,6 +119,7 @@ function compileLogin(db: Db) {
     )
     .select([
       't.id as token_id',
+      't.code as token_code',
       't.company_id',
       't.owner_id',
       't.enabled as token_enabled',
@@ -156,31 +157,33 @@ export class GatewayRepository {
     return rows[0];
   }
 
-  /** Devices with this SN in any company (at most `limit`), oldest first. */
-  devicesBySn(sn: string, limit: number) {
+  /**
+   * The token with this public code and its device with this SN, if any: whom a device address
+   * names (refusals are logged there; an external broker's uplinks are routed there).
+   */
+  tagTarget(tokenCode: string, sn: string) {
     return this.db
-      .selectFrom('device')
-      .innerJoin('sys_user as u', 'u.id', 'device.owner_id')
+      .selectFrom('device_token as t')
+      .innerJoin('sys_user as u', 'u.id', 't.owner_id')
+      .leftJoin('device as d', (join) => join.onRef('d.token_id', '=', 't.id').on('d.sn', '=', sn))
       .select([
-        'device.id',
-        'device.company_id',
-        'device.token_id',
-        'device.enabled',
+        't.id as token_id',
+        't.company_id',
         'u.username as owner_name',
+        'd.id as device_id',
+        'd.enabled as device_enabled',
       ])
-      .where('device.sn', '=', sn)
-      .orderBy('device.create_time')
-      .orderBy('device.id')
-      .limit(limit)
-      .execute();
+      .where('t.code', '=', tokenCode)
+      .executeTakeFirst();
   }
 
-  /** The devices that hold any of these SNs, in any company. */
-  async devicesWithSns(sns: string[]) {
+  /** The devices of this token that hold any of these SNs. */
+  async devicesOfToken(tokenId: string, sns: string[]) {
     if (sns.length === 0) return [];
     return this.db
       .selectFrom('device')
-      .select(['id', 'sn', 'token_id'])
+      .select(['id', 'sn'])
+      .where('token_id', '=', tokenId)
       .where('sn', 'in', sns)
       .execute();
   }

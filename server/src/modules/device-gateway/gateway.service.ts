@@ -6,7 +6,6 @@ import {
   COMPANY_STATUS,
   MQTT_HOOK_SECRET_HEADER,
   MQTT_PAYLOAD_MAX_BYTES,
-  SN_PATTERN,
   ZConfigReportedPayload,
   ZEventPayload,
   ZOtaReportPayload,
@@ -15,6 +14,7 @@ import {
   ZTelemetryPayload,
   deviceMayUse,
   downTopic,
+  parseDeviceAddress,
   parseTopic,
   type TDisconnectReason,
   type TDownKind,
@@ -49,7 +49,7 @@ import type {
   MqttSession,
   MqttTransport,
 } from '../../platform/mqtt/transport.js';
-import type { DeviceLogEntry, DeviceLogService } from '../device/device-log.service.js';
+import type { DeviceLogService } from '../device/device-log.service.js';
 import { AutoRegistration } from './auto-register.js';
 import type { GatewayRepository, LiveRow, PresenceValues } from './gateway.repository.js';
 import {
@@ -80,12 +80,15 @@ const BAD_PAYLOAD_LIMIT = 20;
 const BAD_PAYLOAD_WINDOW_MS = 60_000;
 /** ACL violations per connection before it is closed. */
 const ACL_VIOLATION_LIMIT = 10;
-/** The same refusal (SN and reason) is logged once per window, with how often it repeated. */
+/**
+ * The same refusal (client id and reason) is logged once per window, with how often it repeated.
+ */
 const REFUSAL_LOG_WINDOW_MS = 60_000;
 const REFUSAL_LOG_KEYS_MAX = 10_000;
-/** Companies told about a refused SN they hold (an SN may be registered in several). */
-const REFUSAL_COMPANIES_MAX = 5;
-/** External broker: how long a device looked up by SN is trusted, and an unknown SN remembered. */
+/**
+ * External broker: how long a device looked up by address is trusted, and an unknown address
+ * remembered.
+ */
 const EXTERNAL_DEVICE_TTL_MS = 10 * 60_000;
 const EXTERNAL_UNKNOWN_TTL_MS = 30_000;
 /**
@@ -99,7 +102,7 @@ const CONNECT_REQUEST = 'MQTT CONNECT';
 
 /**
  * A connected device, kept on its connection so that uplinks need no database lookup. Small on
- * purpose: there is one per connected device.
+ * purpose: there is one per connected device. Its client id is its address, `{tokenCode}:{sn}`.
  */
 export class DeviceSession implements MqttSession, DeviceRef {
   seenWrittenAt: number;
@@ -111,6 +114,7 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly id: string,
     readonly companyId: string,
     readonly sn: string,
+    readonly address: string,
     readonly tokenId: string,
     readonly ip: string | null,
     readonly connectedAt: number,
@@ -119,12 +123,12 @@ export class DeviceSession implements MqttSession, DeviceRef {
   }
 
   get clientId(): string {
-    return this.sn;
+    return this.address;
   }
 }
 
 type LoginOutcome =
-  | { ok: true; deviceId: string; companyId: string; tokenId: string }
+  | { ok: true; deviceId: string; companyId: string; tokenId: string; sn: string }
   | { ok: false; reason: TRefusalReason };
 
 interface LoginInput {
@@ -136,7 +140,8 @@ interface LoginInput {
 
 /** What a refusal is logged against: the device's company, when it is known. */
 interface RefusalContext {
-  sn: string;
+  /** The client id as given: the device's address when it is one. */
+  address: string;
   ip: string | null;
   companyId?: string;
   deviceId?: string | null;
@@ -148,6 +153,7 @@ const CREDENTIAL_REFUSALS: ReadonlySet<TRefusalReason> = new Set([
   'bad-credentials',
   'token-unknown',
   'token-disabled',
+  'token-mismatch',
 ]);
 
 export interface GatewayOptions {
@@ -288,22 +294,34 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
    * Sends a downlink as the server (remote configuration, RPC, OTA). An external broker reaches
    * the device from any node; an embedded broker only from the node that holds the connection, so
    * a device connected elsewhere gets it through the bus. A device connected nowhere misses it:
-   * callers re-send what is pending when the device's next online status arrives.
+   * callers re-send what is pending when the device's next online status arrives. `address` is
+   * the device's `{tokenCode}:{sn}`: only a connection that logged in with that token's key holds
+   * it, never a device of another token that has the same SN.
    */
-  async send(sn: string, kind: TDownKind, id: string | undefined, payload: unknown): Promise<void> {
-    if (this.transport?.holds(sn)) {
-      await this.transport.publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 });
+  async send(
+    address: string,
+    kind: TDownKind,
+    id: string | undefined,
+    payload: unknown,
+  ): Promise<void> {
+    if (this.transport?.holds(address)) {
+      await this.transport.publish(downTopic(address, kind, id), JSON.stringify(payload), {
+        qos: 1,
+      });
       return;
     }
-    await this.deps.bus.publish('device.downlink', { sn, kind, id, payload });
+    await this.deps.bus.publish('device.downlink', { address, kind, id, payload });
   }
 
   /** A downlink another node sent for a device whose connection this node may hold. */
-  private downlink({ sn, kind, id, payload }: BusTopics['device.downlink']): void {
-    if (!this.transport || this.transport.kind !== 'embedded' || !this.transport.holds(sn)) return;
+  private downlink({ address, kind, id, payload }: BusTopics['device.downlink']): void {
+    if (!this.transport || this.transport.kind !== 'embedded' || !this.transport.holds(address))
+      return;
     this.transport
-      .publish(downTopic(sn, kind, id), JSON.stringify(payload), { qos: 1 })
-      .catch((error: unknown) => this.log.error({ err: error, sn }, 'downlink not delivered'));
+      .publish(downTopic(address, kind, id), JSON.stringify(payload), { qos: 1 })
+      .catch((error: unknown) =>
+        this.log.error({ err: error, device: address }, 'downlink not delivered'),
+      );
   }
 
   /** Sends the offline alerts that are due (on a timer; tests call it after moving the clock). */
@@ -344,6 +362,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       session: new DeviceSession(
         outcome.deviceId,
         outcome.companyId,
+        outcome.sn,
         request.clientId,
         outcome.tokenId,
         request.ip,
@@ -353,10 +372,13 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   authorize(session: DeviceSession, action: 'publish' | 'subscribe', topic: string): boolean {
-    if (deviceMayUse(session.sn, action, topic)) return true;
+    if (deviceMayUse(session.address, action, topic)) return true;
     session.aclViolations += 1;
     const shown = topic.slice(0, 256);
-    this.log.warn({ sn: session.sn, ip: session.ip, action, topic: shown }, 'MQTT ACL violation');
+    this.log.warn(
+      { device: session.address, ip: session.ip, action, topic: shown },
+      'MQTT ACL violation',
+    );
     if (session.aclViolations <= ACL_VIOLATION_LIMIT) {
       this.record(session, {
         level: 'warn',
@@ -393,7 +415,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     const now = this.deps.clock();
     if (reason === 'takeover') {
       // The device stays online: only the replaced connection is recorded.
-      this.log.info({ sn: session.sn, ip: session.ip }, 'MQTT connection taken over');
+      this.log.info({ device: session.address, ip: session.ip }, 'MQTT connection taken over');
       this.presence.write({
         deviceId: session.id,
         companyId: session.companyId,
@@ -407,7 +429,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       });
       return;
     }
-    this.log.debug({ sn: session.sn, ip: session.ip, reason }, 'MQTT device disconnected');
+    this.log.debug({ device: session.address, ip: session.ip, reason }, 'MQTT device disconnected');
     this.presence.write({
       deviceId: session.id,
       companyId: session.companyId,
@@ -431,17 +453,18 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       this.uplink(message.session, parsed, message, receivedAt);
       return;
     }
-    this.externalDevice(parsed.sn).then(
+    this.externalDevice(parsed.address).then(
       (device) => {
         if (device) this.uplink(device, parsed, message, receivedAt);
       },
-      (error: unknown) => this.log.error({ err: error, sn: parsed.sn }, 'device lookup failed'),
+      (error: unknown) =>
+        this.log.error({ err: error, device: parsed.address }, 'device lookup failed'),
     );
   }
 
   oversized(session: DeviceSession | null, bytes: number, ip: string | null): void {
     this.log.warn(
-      { sn: session?.sn, ip, bytes },
+      { device: session?.address, ip, bytes },
       'MQTT packet over the size limit: connection closed',
     );
     if (session) {
@@ -479,7 +502,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     }
     this.log.warn(
       {
-        sn: body.username.slice(0, 64),
+        device: body.username.slice(0, 96),
         ip: body.peerhost,
         action: body.action,
         topic: body.topic.slice(0, 256),
@@ -518,18 +541,30 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   // ---------------------------------------------------------------- authentication
 
-  /** The checks of a device login, for the embedded broker and the EMQX auth hook alike. */
+  /**
+   * The checks of a device login, for the embedded broker and the EMQX auth hook alike. The client
+   * id and the username are the device's address `{tokenCode}:{sn}`, and the password is the key
+   * of that very token: a key of another token is refused even when its company holds the same
+   * SN, so no connection can take over the session of another company's (or token's) device.
+   */
   private async login(input: LoginInput): Promise<LoginOutcome> {
-    const sn = input.username;
-    const refuse = (reason: TRefusalReason, context: Omit<RefusalContext, 'sn' | 'ip'> = {}) => {
-      void this.refused(reason, { sn, ip: input.ip, ...context }, input);
+    const address = parseDeviceAddress(input.clientId);
+    const refuse = (
+      reason: TRefusalReason,
+      context: Omit<RefusalContext, 'address' | 'ip'> = {},
+    ) => {
+      void this.refused(reason, { address: input.clientId, ip: input.ip, ...context }, input);
       return { ok: false, reason } as const;
     };
-    if (input.clientId !== sn || !SN_PATTERN.test(sn) || input.password === '') {
-      return refuse('bad-credentials');
+    if (!address || input.username !== input.clientId || input.password === '') {
+      return refuse('bad-credentials', address ? await this.tagContext(input.clientId) : {});
     }
+    const { sn, tokenCode } = address;
     const row = await this.deps.repository.login(sha256(input.password), sn);
-    if (!row) return refuse('token-unknown');
+    if (!row) return refuse('token-unknown', await this.tagContext(input.clientId));
+    if (row.token_code !== tokenCode) {
+      return refuse('token-mismatch', await this.tagContext(input.clientId));
+    }
     const context = {
       companyId: row.company_id,
       deviceId: row.device_id,
@@ -544,12 +579,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         deviceId: row.device_id,
         companyId: row.company_id,
         tokenId: row.token_id,
+        sn,
       };
     }
-    if (row.auto_register !== 1) {
-      const elsewhere = await this.deps.repository.devicesBySn(sn, 1);
-      return refuse(elsewhere.length > 0 ? 'sn-bound-elsewhere' : 'auto-register-off', context);
-    }
+    if (row.auto_register !== 1) return refuse('auto-register-off', context);
     const registered = await this.registration.register({
       sn,
       companyId: row.company_id,
@@ -559,20 +592,37 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       ownerOrgCode: row.owner_org_code,
       ip: input.ip,
     });
-    if ('refused' in registered) return refuse(registered.refused, context);
     return {
       ok: true,
       deviceId: registered.deviceId,
       companyId: row.company_id,
       tokenId: row.token_id,
+      sn,
     };
   }
 
   /**
-   * A refused login: a log line, a device log row in the company that holds the token or the SN
-   * (none is known for an unknown key and an unknown SN), and an event on the device when there is
-   * one. Repeats of the same SN and reason within a minute are counted, not written again, so a
-   * device retrying with a wrong key cannot flood the log.
+   * Whom a refusal of this address concerns when the key did not name them: the company of the
+   * token whose code the address carries (and its device with that SN). A wrong key for a real
+   * device is worth its owner's attention; a made-up code concerns nobody.
+   */
+  private async tagContext(clientId: string): Promise<Omit<RefusalContext, 'address' | 'ip'>> {
+    const address = parseDeviceAddress(clientId);
+    if (!address) return {};
+    const target = await this.deps.repository.tagTarget(address.tokenCode, address.sn);
+    if (!target) return {};
+    return {
+      companyId: target.company_id,
+      deviceId: target.device_id,
+      ownerName: target.owner_name,
+    };
+  }
+
+  /**
+   * A refused login: a log line, a device log row in the company the refusal concerns (none for
+   * an unknown token code), and an event on the device when there is one. Repeats of the same
+   * client id and reason within a minute are counted, not written again, so a device retrying
+   * with a wrong key cannot flood the log.
    */
   private async refused(
     reason: TRefusalReason,
@@ -580,7 +630,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     input: LoginInput,
   ): Promise<void> {
     const now = this.deps.clock();
-    const key = `${context.sn.slice(0, 64)}|${reason}`;
+    const shownId = context.address.slice(0, 96);
+    const key = `${shownId}|${reason}`;
     const seen = this.refusals.get(key);
     if (seen && now < seen.until) {
       seen.repeated += 1;
@@ -592,54 +643,39 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     }
     this.refusals.set(key, { until: now + REFUSAL_LOG_WINDOW_MS, repeated: 0 });
     const repeated = seen?.repeated ?? 0;
-    this.log.warn(
-      { sn: key.split('|')[0], ip: context.ip, reason, repeated },
-      'MQTT connection refused',
-    );
+    this.log.warn({ device: shownId, ip: context.ip, reason, repeated }, 'MQTT connection refused');
+    if (!context.companyId) return;
+    const sn = parseDeviceAddress(context.address)?.sn ?? shownId.slice(0, 64);
     try {
-      const targets: { companyId: string; deviceId: string | null; ownerName: string | null }[] =
-        [];
-      if (context.companyId) {
-        targets.push({
+      await this.deps.deviceLogs.writeMany([
+        {
           companyId: context.companyId,
           deviceId: context.deviceId ?? null,
-          ownerName: context.ownerName ?? null,
-        });
-      } else if (SN_PATTERN.test(context.sn)) {
-        for (const d of await this.deps.repository.devicesBySn(context.sn, REFUSAL_COMPANIES_MAX)) {
-          targets.push({ companyId: d.company_id, deviceId: d.id, ownerName: d.owner_name });
-        }
-      }
-      const entries: DeviceLogEntry[] = targets.map((t) => ({
-        companyId: t.companyId,
-        deviceId: t.deviceId,
-        sn: context.sn,
-        requestUrl: CONNECT_REQUEST,
-        sourceUser: null,
-        targetUser: t.ownerName,
-        subject: `MQTT connection refused: ${reason}`,
-        content: {
-          reason,
-          clientId: input.clientId.slice(0, 256),
-          username: input.username.slice(0, 256),
-          ...(repeated > 0 ? { repeatedInLastMinute: repeated } : {}),
+          sn,
+          requestUrl: CONNECT_REQUEST,
+          sourceUser: null,
+          targetUser: context.ownerName ?? null,
+          subject: `MQTT connection refused: ${reason}`,
+          content: {
+            reason,
+            clientId: input.clientId.slice(0, 256),
+            username: input.username.slice(0, 256),
+            ...(repeated > 0 ? { repeatedInLastMinute: repeated } : {}),
+          },
+          sourceIp: context.ip,
+          state: 'failed',
         },
-        sourceIp: context.ip,
-        state: 'failed',
-      }));
-      if (entries.length > 0) await this.deps.deviceLogs.writeMany(entries);
-      for (const t of targets) {
-        if (t.deviceId) {
-          this.record(
-            { id: t.deviceId, companyId: t.companyId, sn: context.sn },
-            {
-              level: 'warn',
-              code: 'connection-refused',
-              message: `Connection from ${context.ip ?? 'an unknown address'} refused: ${reason}`,
-              source: 'platform',
-            },
-          );
-        }
+      ]);
+      if (context.deviceId) {
+        this.record(
+          { id: context.deviceId, companyId: context.companyId, sn, address: context.address },
+          {
+            level: 'warn',
+            code: 'connection-refused',
+            message: `Connection from ${context.ip ?? 'an unknown address'} refused: ${reason}`,
+            source: 'platform',
+          },
+        );
       }
     } catch (error) {
       this.log.error({ err: error, reason }, 'refused connection not logged');
@@ -654,7 +690,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     message: InboundMessage<DeviceSession>,
     receivedAt: number,
   ): void {
-    if (parsed.sn !== device.sn) return;
+    if (parsed.address !== device.address) return;
     // An empty payload is how MQTT deletes a retained message: nothing was reported.
     if (message.payload.length === 0) return;
     if (message.payload.length > MQTT_PAYLOAD_MAX_BYTES) {
@@ -798,33 +834,42 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       });
     } else if (this.transport?.disconnect(device, 'bad-payloads')) {
       this.log.warn(
-        { sn: device.sn, ip: device.ip },
+        { device: device.address, ip: device.ip },
         'MQTT device disconnected: too many bad payloads',
       );
     }
   }
 
-  /** External broker: the device of an SN, looked up once and then remembered for a while. */
-  private externalDevice(sn: string): Promise<DeviceSession | null> {
+  /** External broker: the device of an address, looked up once and then remembered for a while. */
+  private externalDevice(address: string): Promise<DeviceSession | null> {
     const now = Date.now();
-    const cached = this.external.get(sn);
+    const cached = this.external.get(address);
     if (cached && now - cached.at < EXTERNAL_DEVICE_TTL_MS) return cached.device;
-    const device = this.deps.repository.devicesBySn(sn, REFUSAL_COMPANIES_MAX).then((rows) => {
-      // Logins refuse an SN bound to another token, so one enabled device has it; should an
-      // administrator have added the same SN under two tokens, the older device gets the uplinks.
-      const row = rows.find((r) => r.enabled === 1);
-      if (!row) {
-        this.log.info({ sn }, 'uplink from an unknown or disabled SN ignored');
-        this.external.set(sn, {
+    const parts = parseDeviceAddress(address);
+    const lookup = parts
+      ? this.deps.repository.tagTarget(parts.tokenCode, parts.sn)
+      : Promise.resolve(undefined);
+    const device = lookup.then((row) => {
+      if (!parts || !row?.device_id || row.device_enabled !== 1) {
+        this.log.info({ device: address }, 'uplink from an unknown or disabled device ignored');
+        this.external.set(address, {
           device,
           at: now - EXTERNAL_DEVICE_TTL_MS + EXTERNAL_UNKNOWN_TTL_MS,
         });
         return null;
       }
-      return new DeviceSession(row.id, row.company_id, sn, row.token_id, null, 0);
+      return new DeviceSession(
+        row.device_id,
+        row.company_id,
+        parts.sn,
+        address,
+        row.token_id,
+        null,
+        0,
+      );
     });
-    this.external.set(sn, { device, at: now });
-    device.catch(() => this.external.delete(sn));
+    this.external.set(address, { device, at: now });
+    device.catch(() => this.external.delete(address));
     return device;
   }
 

@@ -1,20 +1,34 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { MQTT_PAYLOAD_MAX_BYTES, downFilter, downTopic, upTopic } from '@blrms/contracts';
+import {
+  MQTT_PAYLOAD_MAX_BYTES,
+  deviceAddress,
+  downFilter,
+  downTopic,
+  upTopic,
+} from '@blrms/contracts';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { generate } from 'mqtt-packet';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../platform/auth/tokens.js';
 import { newId } from '../../platform/db/ids.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
-import { client, type Client } from '../../test/devices.js';
+import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  DEVICE_BUTTONS,
+  DEVICE_PAGES,
+  client,
+  createRole,
+  type Client,
+} from '../../test/devices.js';
 import {
   RecordingSink,
   connectDevice,
   expectDevice,
   findDevice,
+  credentialOf,
   refusalCode,
   uniqueSn,
+  type TokenCredential,
 } from '../../test/mqtt-devices.js';
 
 /** A raw TCP client that sends one CONNECT and reports whether a CONNACK came back. */
@@ -49,14 +63,16 @@ describe('MQTT gateway (embedded broker)', () => {
   let t: TestContext;
   let admin: Client;
   let url: string;
-  let key: string;
+  let key: TokenCredential;
   let tokenId: string;
   const sink = new RecordingSink();
   const open: MqttClient[] = [];
+  /** The address of a device of the test's token. */
+  const at = (sn: string) => deviceAddress(key.code, sn);
 
   /** A device connection closed after the test. */
-  async function device(sn: string, password = key, options: IClientOptions = {}) {
-    const connection = await connectDevice(url, sn, password, options);
+  async function device(sn: string, token = key, options: IClientOptions = {}) {
+    const connection = await connectDevice(url, sn, token, options);
     open.push(connection);
     return connection;
   }
@@ -73,7 +89,7 @@ describe('MQTT gateway (embedded broker)', () => {
       name: 'Gateway',
       autoRegister: true,
     });
-    key = token.tokenKey;
+    key = credentialOf(token);
     tokenId = token.id;
   });
   afterEach(async () => {
@@ -111,7 +127,7 @@ describe('MQTT gateway (embedded broker)', () => {
     const sn = uniqueSn();
     const connection = await device(sn);
     await connection.publishAsync(
-      upTopic(sn, 'status'),
+      upTopic(at(sn), 'status'),
       JSON.stringify({
         online: true,
         series: 'BL10X',
@@ -135,8 +151,8 @@ describe('MQTT gateway (embedded broker)', () => {
     // -l keeps the connection open and publishes each line of stdin.
     const pub = spawn('/usr/bin/mosquitto_pub', [
       ...['-h', '127.0.0.1', '-p', String(t.app.deviceGateway.port)],
-      ...['-i', sn, '-u', sn, '-P', key, '-q', '1', '-r', '-l'],
-      ...['-t', upTopic(sn, 'status')],
+      ...['-i', at(sn), '-u', at(sn), '-P', key.key, '-q', '1', '-r', '-l'],
+      ...['-t', upTopic(at(sn), 'status')],
     ]);
     const exited = new Promise((resolve) => pub.once('exit', resolve));
     pub.stdin.write('{"online":true,"series":"S27X"}\n');
@@ -149,7 +165,7 @@ describe('MQTT gateway (embedded broker)', () => {
   it('refuses a wrong key (return code 4) and logs it on the device of that SN', async () => {
     const sn = uniqueSn();
     await (await device(sn)).endAsync();
-    expect(await refusalCode(url, sn, 'not-the-key')).toBe(4);
+    expect(await refusalCode(url, sn, { ...key, key: 'not-the-key' })).toBe(4);
     await vi.waitFor(async () => {
       const refused = (await deviceLogs(sn)).filter((l) => l.state === 'failed');
       expect(refused).toEqual([
@@ -159,7 +175,7 @@ describe('MQTT gateway (embedded broker)', () => {
         }),
       ]);
     });
-    expect(await refusalCode(url, `${sn}-x`, key.slice(1))).toBe(4);
+    expect(await refusalCode(url, `${sn}-x`, { ...key, key: key.key.slice(1) })).toBe(4);
     expect(await refusalCode(url, 'bad sn', key)).toBe(4);
   });
 
@@ -169,14 +185,14 @@ describe('MQTT gateway (embedded broker)', () => {
       autoRegister: true,
     });
     const sn = uniqueSn();
-    await (await device(sn, second.tokenKey)).endAsync();
+    await (await device(sn, credentialOf(second))).endAsync();
     await admin.ok('PUT', '/device/token/edit', {
       id: second.id,
       name: 'Disabled later',
       autoRegister: true,
       enabled: false,
     });
-    expect(await refusalCode(url, sn, second.tokenKey)).toBe(4);
+    expect(await refusalCode(url, sn, credentialOf(second))).toBe(4);
 
     const other = uniqueSn();
     await (await device(other)).endAsync();
@@ -199,27 +215,79 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(sink.eventsOf(other, 'connection-refused')).toHaveLength(1);
   });
 
-  it('refuses an SN registered under another token (5), and auto-registration when it is off', async () => {
-    const sn = uniqueSn();
-    await (await device(sn)).endAsync();
-    const second = await admin.ok('POST', '/device/token/add', {
-      name: 'Other token',
-      autoRegister: true,
-    });
-    expect(await refusalCode(url, sn, second.tokenKey)).toBe(5);
-    await vi.waitFor(async () => {
-      expect((await deviceLogs(sn)).map((l) => l.subject)).toContain(
-        'MQTT connection refused: sn-bound-elsewhere',
-      );
-    });
-
+  it('refuses auto-registration when the token has it off', async () => {
     const manual = await admin.ok('POST', '/device/token/add', {
       name: 'Manual',
       autoRegister: false,
     });
     const unknown = uniqueSn();
-    expect(await refusalCode(url, unknown, manual.tokenKey)).toBe(5);
+    expect(await refusalCode(url, unknown, credentialOf(manual))).toBe(5);
     expect(await findDevice(admin, unknown)).toBeUndefined();
+  });
+
+  it('keeps devices with the same SN apart: another company can neither take over nor squat them', async () => {
+    const sn = uniqueSn('TWIN');
+    // Company B claims the SN first, under its own token.
+    const companyB = await t.createCompany(`gw-twin-${newId().slice(0, 6)}`);
+    const usernameB = `twinb${newId().slice(0, 6)}`;
+    await t.createUser({
+      username: usernameB,
+      password: 'Twin-B-Pass-1',
+      companyId: companyB,
+      roleIds: [await createRole(t, companyB, [...DEVICE_PAGES, ...DEVICE_BUTTONS])],
+    });
+    const bossB = client(t, await t.login(usernameB, 'Twin-B-Pass-1'));
+    const tokenB = credentialOf(await bossB.ok('POST', '/device/token/add', { name: 'B' }));
+    const squatter = await device(sn, tokenB);
+    await expectDevice(bossB, sn, { status: 'online' });
+
+    // A's device, with A's key, still connects and registers in A.
+    const real = await device(sn, key);
+    const mine = await expectDevice(admin, sn, { status: 'online', tokenId });
+    expect(mine.tagCode).toBe(at(sn));
+    const received: string[] = [];
+    real.on('message', (topic) => received.push(topic));
+    await real.subscribeAsync(downFilter(at(sn)), { qos: 1 });
+    const stolen: string[] = [];
+    squatter.on('message', (topic) => stolen.push(topic));
+    await squatter.subscribeAsync(downFilter(deviceAddress(tokenB.code, sn)), { qos: 1 });
+
+    // B's key cannot open a session under A's address, nor the bare SN: A stays connected.
+    let realClosed = false;
+    real.once('close', () => (realClosed = true));
+    expect(await refusalCode(url, sn, { code: key.code, key: tokenB.key })).toBe(4);
+    expect(await refusalCode(url, sn, tokenB, { clientId: sn, username: sn })).toBe(4);
+    await t.app.deviceGateway.send(at(sn), 'config', undefined, { version: 7, config: {} });
+    await vi.waitFor(() => expect(received).toEqual([downTopic(at(sn), 'config')]));
+    expect(stolen).toEqual([]);
+    expect(realClosed).toBe(false);
+    await expectDevice(admin, sn, { status: 'online' });
+    await expectDevice(bossB, sn, { status: 'online' });
+    await vi.waitFor(async () => {
+      expect((await deviceLogs(sn)).map((l) => [l.company_id, l.subject])).toContainEqual([
+        PLATFORM_ID,
+        'MQTT connection refused: token-mismatch',
+      ]);
+    });
+  });
+
+  it('keeps two devices with one SN under two tokens of a company connected side by side', async () => {
+    const sn = uniqueSn('PAIR');
+    const second = credentialOf(
+      await admin.ok('POST', '/device/token/add', { name: 'Second', autoRegister: true }),
+    );
+    const first = await device(sn, key);
+    const other = await device(sn, second);
+    let closes = 0;
+    first.on('close', () => (closes += 1));
+    other.on('close', () => (closes += 1));
+    await vi.waitFor(async () => {
+      const page = await admin.ok('GET', `/device/device/list?sn=${sn}&pageSize=10`);
+      expect(page.records.map((d: { status: string }) => d.status)).toEqual(['online', 'online']);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(closes).toBe(0);
+    expect(sink.eventsOf(sn, 'takeover')).toEqual([]);
   });
 
   it('refuses the devices of a frozen company', async () => {
@@ -229,18 +297,18 @@ describe('MQTT gateway (embedded broker)', () => {
       password: 'Frozen-Pass-1',
       companyId,
     });
-    const frozenKey = `frozen-${newId()}`;
+    const frozen = { code: newId().slice(0, 8).toUpperCase(), key: `frozen-${newId()}` };
     await t.db
       .insertInto('device_token')
       .values({
         id: newId(),
         company_id: companyId,
         owner_id: ownerId,
-        code: newId().slice(0, 8).toUpperCase(),
+        code: frozen.code,
         name: 'Frozen',
         remark: null,
-        token_key: frozenKey,
-        key_hash: sha256(frozenKey),
+        token_key: frozen.key,
+        key_hash: sha256(frozen.key),
         auto_register: 1,
         enabled: 1,
         create_time: t.clock.now,
@@ -249,7 +317,7 @@ describe('MQTT gateway (embedded broker)', () => {
       .execute();
     await t.db.updateTable('sys_company').set({ status: 2 }).where('id', '=', companyId).execute();
     const sn = uniqueSn();
-    expect(await refusalCode(url, sn, frozenKey)).toBe(5);
+    expect(await refusalCode(url, sn, frozen)).toBe(5);
     await vi.waitFor(async () => {
       expect(await deviceLogs(sn)).toEqual([
         expect.objectContaining({
@@ -263,21 +331,21 @@ describe('MQTT gateway (embedded broker)', () => {
   it('keeps devices to their own topics: foreign publishes are dropped, foreign subscriptions refused', async () => {
     const victimSn = uniqueSn();
     const victim = await device(victimSn);
-    await victim.subscribeAsync(downFilter(victimSn), { qos: 1 });
+    await victim.subscribeAsync(downFilter(at(victimSn)), { qos: 1 });
     const received: string[] = [];
     victim.on('message', (topic) => received.push(topic));
 
     const intruderSn = uniqueSn();
     const intruder = await device(intruderSn);
-    await intruder.publishAsync(downTopic(victimSn, 'config'), '{"version":1,"config":{}}', {
+    await intruder.publishAsync(downTopic(at(victimSn), 'config'), '{"version":1,"config":{}}', {
       qos: 1,
     });
-    await intruder.publishAsync(upTopic(victimSn, 'telemetry'), '{"values":{"signal":-1}}', {
+    await intruder.publishAsync(upTopic(at(victimSn), 'telemetry'), '{"values":{"signal":-1}}', {
       qos: 1,
     });
     // mqtt.js rejects a SUBACK with any refusal, and carries the packet in the error.
     const suback = await intruder
-      .subscribeAsync([downFilter(victimSn), '#', downFilter(intruderSn)], { qos: 1 })
+      .subscribeAsync([downFilter(at(victimSn)), '#', downFilter(at(intruderSn))], { qos: 1 })
       .then(
         () => null,
         (error: { packet?: { granted?: number[] } }) => error.packet?.granted,
@@ -285,13 +353,13 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(suback).toEqual([128, 128, 1]);
 
     // The server's own downlink does reach the device.
-    await t.app.deviceGateway.send(victimSn, 'config', undefined, { version: 2, config: {} });
-    await vi.waitFor(() => expect(received).toEqual([downTopic(victimSn, 'config')]));
+    await t.app.deviceGateway.send(at(victimSn), 'config', undefined, { version: 2, config: {} });
+    await vi.waitFor(() => expect(received).toEqual([downTopic(at(victimSn), 'config')]));
     expect(sink.telemetry.filter((r) => r.device.sn === victimSn)).toEqual([]);
     expect(sink.eventsOf(intruderSn, 'acl-violation').map((e) => e.message)).toEqual([
-      `publish ${downTopic(victimSn, 'config')}`,
-      `publish ${upTopic(victimSn, 'telemetry')}`,
-      `subscribe ${downFilter(victimSn)}`,
+      `publish ${downTopic(at(victimSn), 'config')}`,
+      `publish ${upTopic(at(victimSn), 'telemetry')}`,
+      `subscribe ${downFilter(at(victimSn))}`,
       'subscribe #',
     ]);
     expect(intruder.connected).toBe(true);
@@ -325,7 +393,7 @@ describe('MQTT gateway (embedded broker)', () => {
     const a = await device(lost);
     const b = await device(withWill, key, {
       will: {
-        topic: upTopic(withWill, 'status'),
+        topic: upTopic(at(withWill), 'status'),
         payload: Buffer.from('{"online":false}'),
         qos: 1,
         retain: true,
@@ -349,8 +417,8 @@ describe('MQTT gateway (embedded broker)', () => {
     const sn = uniqueSn();
     // Promises a packet every second, then sends nothing more.
     const silent = rawConnect(t.app.deviceGateway.port ?? 0, {
-      clientId: sn,
-      password: key,
+      clientId: at(sn),
+      password: key.key,
       keepalive: 1,
     });
     expect(await silent.answered).toBe(true);
@@ -368,12 +436,12 @@ describe('MQTT gateway (embedded broker)', () => {
     const sn = uniqueSn();
     const connection = await device(sn);
     await connection.publishAsync(
-      upTopic(sn, 'telemetry'),
+      upTopic(at(sn), 'telemetry'),
       JSON.stringify({ ts: 1000, values: { signal: -71, di1: 1 } }),
       { qos: 1 },
     );
     await connection.publishAsync(
-      upTopic(sn, 'event'),
+      upTopic(at(sn), 'event'),
       JSON.stringify({ level: 'alarm', code: 'di1', message: 'door open' }),
       { qos: 1 },
     );
@@ -393,23 +461,26 @@ describe('MQTT gateway (embedded broker)', () => {
   it('hands on replies and live online statuses, and delivers downlinks to the device', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);
-    await connection.subscribeAsync(downFilter(sn), { qos: 1 });
+    await connection.subscribeAsync(downFilter(at(sn)), { qos: 1 });
     const status = { online: true, series: 'R40', fw: '1.2.3' };
-    await connection.publishAsync(upTopic(sn, 'status'), JSON.stringify(status), {
+    await connection.publishAsync(upTopic(at(sn), 'status'), JSON.stringify(status), {
       qos: 1,
       retain: true,
     });
     const downlink = new Promise<string>((resolve) =>
       connection.once('message', (topic) => resolve(topic)),
     );
-    await t.app.deviceGateway.send(sn, 'ota', 'job1', { version: '1.2.4' });
-    expect(await downlink).toBe(downTopic(sn, 'ota', 'job1'));
+    await t.app.deviceGateway.send(at(sn), 'ota', 'job1', { version: '1.2.4' });
+    expect(await downlink).toBe(downTopic(at(sn), 'ota', 'job1'));
     const replies = [
-      [upTopic(sn, 'config/reported'), { version: 2, result: 'ok', config: { heartbeatSec: 60 } }],
-      [upTopic(sn, 'rpc', 'req1'), { ok: true, result: 'pong' }],
-      [upTopic(sn, 'ota', 'job1'), { state: 'downloading', progress: 40 }],
+      [
+        upTopic(at(sn), 'config/reported'),
+        { version: 2, result: 'ok', config: { heartbeatSec: 60 } },
+      ],
+      [upTopic(at(sn), 'rpc', 'req1'), { ok: true, result: 'pong' }],
+      [upTopic(at(sn), 'ota', 'job1'), { state: 'downloading', progress: 40 }],
       // Not what the schema says: recorded as malformed, not handed on.
-      [upTopic(sn, 'ota', 'job1'), { state: 'exploded' }],
+      [upTopic(at(sn), 'ota', 'job1'), { state: 'exploded' }],
     ] as const;
     for (const [topic, payload] of replies) {
       await connection.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
@@ -429,18 +500,20 @@ describe('MQTT gateway (embedded broker)', () => {
     const sn = uniqueSn();
     const connection = await device(sn);
     await connection.publishAsync(
-      upTopic(sn, 'telemetry'),
+      upTopic(at(sn), 'telemetry'),
       Buffer.alloc(MQTT_PAYLOAD_MAX_BYTES + 1, 0x20),
       { qos: 1 },
     );
-    await connection.publishAsync(upTopic(sn, 'telemetry'), '{"values":', { qos: 1 });
-    await connection.publishAsync(upTopic(sn, 'event'), '{"level":"panic","code":"x"}', { qos: 1 });
+    await connection.publishAsync(upTopic(at(sn), 'telemetry'), '{"values":', { qos: 1 });
+    await connection.publishAsync(upTopic(at(sn), 'event'), '{"level":"panic","code":"x"}', {
+      qos: 1,
+    });
     await vi.waitFor(() => {
       const messages = sink.eventsOf(sn, 'malformed-payload').map((e) => e.message);
       expect(messages).toEqual([
-        `${upTopic(sn, 'telemetry')}: payload of 65537 bytes is over the 65536-byte limit`,
-        `${upTopic(sn, 'telemetry')}: not JSON`,
-        expect.stringMatching(new RegExp(`^${upTopic(sn, 'event')}: level: `)),
+        `${upTopic(at(sn), 'telemetry')}: payload of 65537 bytes is over the 65536-byte limit`,
+        `${upTopic(at(sn), 'telemetry')}: not JSON`,
+        expect.stringMatching(new RegExp(`^${upTopic(at(sn), 'event')}: level: `)),
       ]);
     });
     expect(sink.telemetry.filter((r) => r.device.sn === sn)).toEqual([]);
@@ -450,7 +523,7 @@ describe('MQTT gateway (embedded broker)', () => {
   it('disconnects a device that keeps sending bad payloads', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);
-    for (let i = 0; i < 21; i++) connection.publish(upTopic(sn, 'telemetry'), 'garbage');
+    for (let i = 0; i < 21; i++) connection.publish(upTopic(at(sn), 'telemetry'), 'garbage');
     await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
     expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(20);
   });
@@ -459,7 +532,7 @@ describe('MQTT gateway (embedded broker)', () => {
     const sn = uniqueSn();
     const connection = await device(sn);
     const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
-    connection.publish(upTopic(sn, 'telemetry'), Buffer.alloc(4 * 1024 * 1024, 0x20));
+    connection.publish(upTopic(at(sn), 'telemetry'), Buffer.alloc(4 * 1024 * 1024, 0x20));
     await closed;
     await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
     expect(sink.eventsOf(sn, 'malformed-payload')[0]?.message).toMatch(
@@ -473,7 +546,7 @@ describe('MQTT gateway (embedded broker)', () => {
       autoRegister: true,
     });
     const sn = uniqueSn();
-    const connection = await device(sn, second.tokenKey);
+    const connection = await device(sn, credentialOf(second));
     await expectDevice(admin, sn, { status: 'online' });
     const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
     await admin.ok('PUT', '/device/token/edit', {
@@ -523,18 +596,18 @@ describe('MQTT gateway (embedded broker)', () => {
       password: 'Owner-Pass-1',
       companyId,
     });
-    const ownerKey = `alerts-${newId()}`;
+    const ownerToken = { code: newId().slice(0, 8).toUpperCase(), key: `alerts-${newId()}` };
     await t.db
       .insertInto('device_token')
       .values({
         id: newId(),
         company_id: companyId,
         owner_id: ownerId,
-        code: newId().slice(0, 8).toUpperCase(),
+        code: ownerToken.code,
         name: 'Alerts',
         remark: null,
-        token_key: ownerKey,
-        key_hash: sha256(ownerKey),
+        token_key: ownerToken.key,
+        key_hash: sha256(ownerToken.key),
         auto_register: 1,
         enabled: 1,
         create_time: t.clock.now,
@@ -562,10 +635,10 @@ describe('MQTT gateway (embedded broker)', () => {
 
     const steady = uniqueSn();
     const flapping = uniqueSn();
-    await (await device(steady, ownerKey)).endAsync();
+    await (await device(steady, ownerToken)).endAsync();
     await waitOffline(steady);
     for (let i = 0; i < 4; i++) {
-      await (await device(flapping, ownerKey)).endAsync();
+      await (await device(flapping, ownerToken)).endAsync();
       await waitOffline(flapping);
     }
     await t.app.deviceGateway.checkAlerts();
@@ -600,17 +673,18 @@ describe('MQTT gateway with the device-data module', () => {
 
   it('stores telemetry and records malformed payloads as events the API shows', async () => {
     const admin = client(t, await t.login('admin', ADMIN_PASSWORD));
-    const { tokenKey } = await admin.ok('POST', '/device/token/add', { name: 'Data' });
+    const token = credentialOf(await admin.ok('POST', '/device/token/add', { name: 'Data' }));
     const sn = uniqueSn();
+    const at = (s: string) => deviceAddress(token.code, s);
     const connection = await connectDevice(
       `mqtt://127.0.0.1:${t.app.deviceGateway.port}`,
       sn,
-      tokenKey,
+      token,
     );
-    await connection.publishAsync(upTopic(sn, 'telemetry'), '{"values":{"signal":-65}}', {
+    await connection.publishAsync(upTopic(at(sn), 'telemetry'), '{"values":{"signal":-65}}', {
       qos: 1,
     });
-    await connection.publishAsync(upTopic(sn, 'event'), 'not json', { qos: 1 });
+    await connection.publishAsync(upTopic(at(sn), 'event'), 'not json', { qos: 1 });
     await connection.endAsync();
     await t.app.deviceData.flush();
     const { id } = await expectDevice(admin, sn, { status: 'offline' });
@@ -622,7 +696,7 @@ describe('MQTT gateway with the device-data module', () => {
         code: 'malformed-payload',
         level: 'warn',
         source: 'platform',
-        message: `${upTopic(sn, 'event')}: not JSON`,
+        message: `${upTopic(at(sn), 'event')}: not JSON`,
       }),
     ]);
   });

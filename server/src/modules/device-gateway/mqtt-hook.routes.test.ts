@@ -1,4 +1,4 @@
-import { MQTT_HOOK_SECRET_HEADER, downFilter, upTopic } from '@blrms/contracts';
+import { MQTT_HOOK_SECRET_HEADER, deviceAddress, downFilter, upTopic } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
@@ -10,6 +10,7 @@ describe('EMQX hooks', () => {
   let admin: Client;
   let secret: string;
   let key: string;
+  let code: string;
 
   const hook = (path: 'auth' | 'acl', payload: object, headerValue: string | null = secret) =>
     t.app.inject({
@@ -27,8 +28,9 @@ describe('EMQX hooks', () => {
     });
     admin = client(t, await t.login('admin', ADMIN_PASSWORD));
     secret = (await admin.ok('GET', '/mqtt/hookSecret')).secret;
-    key = (await admin.ok('POST', '/device/token/add', { name: 'EMQX', autoRegister: true }))
-      .tokenKey;
+    const token = await admin.ok('POST', '/device/token/add', { name: 'EMQX', autoRegister: true });
+    key = token.tokenKey;
+    code = token.code;
   });
   afterAll(() => t.close());
 
@@ -72,9 +74,10 @@ describe('EMQX hooks', () => {
 
   it('authenticates devices like the embedded broker, auto-registration included', async () => {
     const sn = uniqueSn('EMQX');
+    const address = deviceAddress(code, sn);
     const allowed = await hook('auth', {
-      clientid: sn,
-      username: sn,
+      clientid: address,
+      username: address,
       password: key,
       peerhost: '10.9.8.7',
     });
@@ -82,15 +85,22 @@ describe('EMQX hooks', () => {
     expect(allowed.json()).toEqual({ result: 'allow', is_superuser: false });
     expect(await findDevice(admin, sn)).toMatchObject({ name: sn, status: 'offline' });
 
-    const wrongKey = await hook('auth', { clientid: sn, username: sn, password: 'nope' });
+    const wrongKey = await hook('auth', { clientid: address, username: address, password: 'nope' });
     expect(wrongKey.json()).toEqual({ result: 'deny' });
-    const otherClientId = await hook('auth', { clientid: 'other', username: sn, password: key });
-    expect(otherClientId.json()).toEqual({ result: 'deny' });
+    const otherUsername = await hook('auth', {
+      clientid: address,
+      username: `${address}x`,
+      password: key,
+    });
+    expect(otherUsername.json()).toEqual({ result: 'deny' });
+    const bareSn = await hook('auth', { clientid: sn, username: sn, password: key });
+    expect(bareSn.json()).toEqual({ result: 'deny' });
 
+    // Another token's key does not open this token's address.
     const other = (
       await admin.ok('POST', '/device/token/add', { name: 'EMQX 2', autoRegister: true })
     ).tokenKey;
-    const elsewhere = await hook('auth', { clientid: sn, username: sn, password: other });
+    const elsewhere = await hook('auth', { clientid: address, username: address, password: other });
     expect(elsewhere.json()).toEqual({ result: 'deny' });
     // Written behind the answer; every refusal of a known SN lands in its company's log.
     await vi.waitFor(async () => {
@@ -102,7 +112,7 @@ describe('EMQX hooks', () => {
         .execute();
       expect(logs.map((l) => l.subject).sort()).toEqual([
         'MQTT connection refused: bad-credentials',
-        'MQTT connection refused: sn-bound-elsewhere',
+        'MQTT connection refused: token-mismatch',
         'MQTT connection refused: token-unknown',
       ]);
     });
@@ -132,14 +142,16 @@ describe('EMQX hooks', () => {
 
   it('authorizes a device to its own topics only', async () => {
     const sn = uniqueSn('EMQX');
-    const acl = async (topic: string, action: 'publish' | 'subscribe', clientid = sn) =>
-      (await hook('acl', { clientid, username: sn, topic, action })).json().result;
-    expect(await acl(upTopic(sn, 'telemetry'), 'publish')).toBe('allow');
-    expect(await acl(downFilter(sn), 'subscribe')).toBe('allow');
-    expect(await acl(upTopic('OTHER', 'telemetry'), 'publish')).toBe('deny');
-    expect(await acl(downFilter('OTHER'), 'subscribe')).toBe('deny');
+    const address = deviceAddress(code, sn);
+    const twin = deviceAddress('TWIN2345', sn);
+    const acl = async (topic: string, action: 'publish' | 'subscribe', clientid = address) =>
+      (await hook('acl', { clientid, username: address, topic, action })).json().result;
+    expect(await acl(upTopic(address, 'telemetry'), 'publish')).toBe('allow');
+    expect(await acl(downFilter(address), 'subscribe')).toBe('allow');
+    expect(await acl(upTopic(twin, 'telemetry'), 'publish')).toBe('deny');
+    expect(await acl(downFilter(twin), 'subscribe')).toBe('deny');
     expect(await acl('#', 'subscribe')).toBe('deny');
-    expect(await acl(downFilter(sn), 'publish')).toBe('deny');
-    expect(await acl(upTopic(sn, 'telemetry'), 'publish', 'someone-else')).toBe('deny');
+    expect(await acl(downFilter(address), 'publish')).toBe('deny');
+    expect(await acl(upTopic(address, 'telemetry'), 'publish', 'someone-else')).toBe('deny');
   });
 });

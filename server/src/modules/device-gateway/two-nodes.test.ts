@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { downFilter, downTopic, type TDeviceLive } from '@blrms/contracts';
+import { deviceAddress, downFilter, downTopic, type TDeviceLive } from '@blrms/contracts';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
 import { sql } from 'kysely';
@@ -11,7 +11,14 @@ import { RedisBus } from '../../platform/bus/redis-bus.js';
 import { createDatabase, type DatabaseHandle } from '../../platform/db/database.js';
 import { ADMIN_PASSWORD, TEST_HASH_COST, createTestApp, type TestContext } from '../../test/app.js';
 import { client, type Client } from '../../test/devices.js';
-import { RecordingSink, connectDevice, expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
+import {
+  RecordingSink,
+  connectDevice,
+  credentialOf,
+  expectDevice,
+  uniqueSn,
+  type TokenCredential,
+} from '../../test/mqtt-devices.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -27,7 +34,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
   let apiB: Client;
   let urlA: string;
   let urlB: string;
-  let key: string;
+  let key: TokenCredential;
   const liveOnB: TDeviceLive[] = [];
   const open: MqttClient[] = [];
   const log = pino({ level: 'silent' });
@@ -70,8 +77,9 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
     apiB = client({ ...nodeA, app: nodeB }, token);
     urlA = `mqtt://127.0.0.1:${nodeA.app.deviceGateway.port}`;
     urlB = `mqtt://127.0.0.1:${nodeB.deviceGateway.port}`;
-    key = (await apiA.ok('POST', '/device/token/add', { name: 'Two nodes', autoRegister: true }))
-      .tokenKey;
+    key = credentialOf(
+      await apiA.ok('POST', '/device/token/add', { name: 'Two nodes', autoRegister: true }),
+    );
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
@@ -82,8 +90,8 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
     await nodeA?.close();
   });
 
-  async function device(url: string, sn: string, password = key) {
-    const connection = await connectDevice(url, sn, password);
+  async function device(url: string, sn: string, token = key) {
+    const connection = await connectDevice(url, sn, token);
     open.push(connection);
     return connection;
   }
@@ -116,15 +124,18 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
   it('delivers a downlink sent on node B to a device connected to node A', async () => {
     const sn = uniqueSn('TWO');
     const connection = await device(urlA, sn);
-    await connection.subscribeAsync(downFilter(sn), { qos: 1 });
+    await connection.subscribeAsync(downFilter(deviceAddress(key.code, sn)), { qos: 1 });
     const received = new Promise<{ topic: string; payload: unknown }>((resolve) =>
       connection.once('message', (topic, payload) =>
         resolve({ topic, payload: JSON.parse(payload.toString()) }),
       ),
     );
-    await nodeB.deviceGateway.send(sn, 'rpc', 'req1', { method: 'ping', timeoutSec: 5 });
+    await nodeB.deviceGateway.send(deviceAddress(key.code, sn), 'rpc', 'req1', {
+      method: 'ping',
+      timeoutSec: 5,
+    });
     expect(await received).toEqual({
-      topic: downTopic(sn, 'rpc', 'req1'),
+      topic: downTopic(deviceAddress(key.code, sn), 'rpc', 'req1'),
       payload: { method: 'ping', timeoutSec: 5 },
     });
   });
@@ -132,7 +143,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
   it('closes a connection on node A when its token is disabled through node B', async () => {
     const token = await apiB.ok('POST', '/device/token/add', { name: 'Kick', autoRegister: true });
     const sn = uniqueSn('TWO');
-    const connection = await device(urlA, sn, token.tokenKey);
+    const connection = await device(urlA, sn, credentialOf(token));
     await expectDevice(apiB, sn, { status: 'online' });
     const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
     await apiB.ok('PUT', '/device/token/edit', {

@@ -11,6 +11,8 @@ export interface DeviceRef {
   id: string;
   companyId: string;
   sn: string;
+  /** `{tokenCode}:{sn}`: where downlinks to this device go. */
+  address: string;
 }
 
 export interface DeviceEventInput {

@@ -49,7 +49,7 @@ export interface BusTopics {
    * A downlink for a device whose connection another node's embedded broker holds: the node that
    * holds it publishes it (with an external broker any node publishes directly).
    */
-  'device.downlink': { sn: string; kind: TDownKind; id?: string; payload: unknown };
+  'device.downlink': { address: string; kind: TDownKind; id?: string; payload: unknown };
   /** A device's configuration state changed: sockets subscribed to `device:{id}` get it. */
   'device.config': { companyId: string; config: TDeviceConfigState };
   /** A command was sent, answered or timed out: sockets subscribed to `device:{id}` get it. */

@@ -277,7 +277,7 @@ describe('device channels of the console websocket', () => {
   });
   const addDevice = async (tokenId: string, sn: string, series: string): Promise<DeviceRef> => {
     const device = await api.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series });
-    return { id: device.id, companyId: PLATFORM_ID, sn };
+    return { id: device.id, companyId: PLATFORM_ID, sn, address: device.tagCode };
   };
 
   beforeAll(async () => {
@@ -313,7 +313,12 @@ describe('device channels of the console websocket', () => {
       name: 'theirs',
       series: 'R40',
     });
-    otherCompanyDevice = { id: theirs.id, companyId: otherCompany, sn: 'THEIRS-1' };
+    otherCompanyDevice = {
+      id: theirs.id,
+      companyId: otherCompany,
+      sn: 'THEIRS-1',
+      address: theirs.tagCode,
+    };
     expect(boss).toMatch(/^[0-9a-f]{32}$/);
   });
   afterAll(async () => {
@@ -455,7 +460,12 @@ describe('device channels of the console websocket', () => {
       name: 'own',
       series: 'R40',
     });
-    const mine: DeviceRef = { id: own.id, companyId: PLATFORM_ID, sn: 'OWN-1' };
+    const mine: DeviceRef = {
+      id: own.id,
+      companyId: PLATFORM_ID,
+      sn: 'OWN-1',
+      address: own.tagCode,
+    };
     // Two tabs of the user, and an administrator.
     const tabs = [await open(owner), await open(owner)];
     const full = await open(admin);
@@ -650,7 +660,7 @@ describe('configuration, commands and campaigns on the console websocket', () =>
         name: sn,
         series,
       });
-      return { id: device.id, companyId: PLATFORM_ID, sn };
+      return { id: device.id, companyId: PLATFORM_ID, sn, address: device.tagCode };
     };
     r40 = await add('REMOTE-R40', 'R40');
     s27x = await add('REMOTE-S27X', 'S27X');

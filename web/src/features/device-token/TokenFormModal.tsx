@@ -20,7 +20,7 @@ export function TokenFormModal({
   editing: TDeviceToken | null;
   open: boolean;
   onClose: () => void;
-  onCreated: (tokenKey: string) => void;
+  onCreated: (token: { code: string; key: string }) => void;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -45,7 +45,7 @@ export function TokenFormModal({
           remark: remark || undefined,
           autoRegister: values.autoRegister,
         });
-        onCreated(created.tokenKey);
+        onCreated({ code: created.code, key: created.tokenKey });
       }
       return true;
     } catch {

@@ -37,7 +37,11 @@ export default function TokenListPage() {
   const { message, modal } = App.useApp();
   const [params, setParams] = useState<TokenParams>(DEFAULT_PARAMS);
   const [form, setForm] = useState<Form>({ open: false });
-  const [newKey, setNewKey] = useState<{ key: string; regenerated: boolean } | null>(null);
+  const [newKey, setNewKey] = useState<{
+    code: string;
+    key: string;
+    regenerated: boolean;
+  } | null>(null);
   const tokens = useTokens(params);
   const edit = useEditToken();
   const regenerate = useRegenerateToken();
@@ -182,7 +186,7 @@ export default function TokenListPage() {
               onConfirm={async () => {
                 try {
                   const key = await regenerate.mutateAsync(row.id);
-                  setNewKey({ key, regenerated: true });
+                  setNewKey({ code: row.code, key, regenerated: true });
                 } catch {
                   // Reported by the HTTP client.
                 }
@@ -273,10 +277,10 @@ export default function TokenListPage() {
         open={form.open}
         editing={form.open ? form.editing : null}
         onClose={() => setForm({ open: false })}
-        onCreated={(key) => setNewKey({ key, regenerated: false })}
+        onCreated={(created) => setNewKey({ ...created, regenerated: false })}
       />
       <NewKeyModal
-        tokenKey={newKey?.key ?? null}
+        token={newKey}
         regenerated={newKey?.regenerated ?? false}
         onClose={() => setNewKey(null)}
       />
