@@ -6,6 +6,8 @@ import {
   COMPANY_STATUS,
   MQTT_HOOK_SECRET_HEADER,
   MQTT_PAYLOAD_MAX_BYTES,
+  TELEMETRY_KEY,
+  TELEMETRY_VALUES_MAX,
   ZConfigReportedPayload,
   ZEventPayload,
   ZOtaReportPayload,
@@ -25,6 +27,7 @@ import {
   type TParsedTopic,
   type TRefusalReason,
   type TStatusPayload,
+  type TTelemetryPayload,
 } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -78,8 +81,18 @@ const SEEN_WRITE_MS = 60_000;
 /** Bad payloads recorded per device and minute; one more closes an embedded connection. */
 const BAD_PAYLOAD_LIMIT = 20;
 const BAD_PAYLOAD_WINDOW_MS = 60_000;
-/** ACL violations per connection before it is closed. */
+/**
+ * Refused subscriptions per connection before it is closed. A refused publish closes it at once:
+ * MQTT 3.1.1 has no negative PUBACK, and a device whose publish was dropped without a word would
+ * believe it delivered (MQTT-3.3.5-2 lets the server close instead).
+ */
 const ACL_VIOLATION_LIMIT = 10;
+/**
+ * A watcher logs in with its device's key as `{address}:watch` (username: the address): it may
+ * subscribe to what the server sends the device and nothing more, and it is not the device (no
+ * presence, never taken over by nor taking over the device's own session).
+ */
+const WATCH_SUFFIX = ':watch';
 /**
  * The same refusal (client id and reason) is logged once per window, with how often it repeated.
  */
@@ -118,17 +131,27 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly tokenId: string,
     readonly ip: string | null,
     readonly connectedAt: number,
+    /** A watcher of the device's downlinks, not the device (see {@link WATCH_SUFFIX}). */
+    readonly watcher = false,
   ) {
     this.seenWrittenAt = connectedAt;
   }
 
   get clientId(): string {
-    return this.address;
+    return this.watcher ? `${this.address}${WATCH_SUFFIX}` : this.address;
   }
 }
 
 type LoginOutcome =
-  | { ok: true; deviceId: string; companyId: string; tokenId: string; sn: string }
+  | {
+      ok: true;
+      deviceId: string;
+      companyId: string;
+      tokenId: string;
+      sn: string;
+      address: string;
+      watcher: boolean;
+    }
   | { ok: false; reason: TRefusalReason };
 
 interface LoginInput {
@@ -182,6 +205,35 @@ function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
   return `${issue.path.join('.') || 'payload'}: ${issue.message}`;
+}
+
+/**
+ * The valid values of a telemetry message that has some invalid ones (a bad name, a value that is
+ * not a number, more than the limit): null when its shape is wrong or no value is valid.
+ */
+function salvageTelemetry(json: unknown): { payload: TTelemetryPayload; dropped: string[] } | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { ts, values } = json as { ts?: unknown; values?: unknown };
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) return null;
+  const time = ZTelemetryPayload.shape.ts.safeParse(ts);
+  if (!time.success) return null;
+  const kept: Record<string, number> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const valid =
+      TELEMETRY_KEY.test(key) &&
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      Object.keys(kept).length < TELEMETRY_VALUES_MAX;
+    if (valid) kept[key] = value;
+    else dropped.push(key.slice(0, 40));
+  }
+  if (Object.keys(kept).length === 0) return null;
+  return {
+    payload: { ...(time.data === undefined ? {} : { ts: time.data }), values: kept },
+    dropped:
+      dropped.length > 10 ? [...dropped.slice(0, 10), `${dropped.length - 10} more`] : dropped,
+  };
 }
 
 function digest(text: string): Buffer {
@@ -363,16 +415,18 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         outcome.deviceId,
         outcome.companyId,
         outcome.sn,
-        request.clientId,
+        outcome.address,
         outcome.tokenId,
         request.ip,
         this.deps.clock(),
+        outcome.watcher,
       ),
     };
   }
 
   authorize(session: DeviceSession, action: 'publish' | 'subscribe', topic: string): boolean {
-    if (deviceMayUse(session.address, action, topic)) return true;
+    if (!(session.watcher && action === 'publish') && deviceMayUse(session.address, action, topic))
+      return true;
     session.aclViolations += 1;
     const shown = topic.slice(0, 256);
     this.log.warn(
@@ -387,7 +441,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         source: 'platform',
       });
     }
-    if (session.aclViolations >= ACL_VIOLATION_LIMIT) {
+    if (action === 'publish' || session.aclViolations >= ACL_VIOLATION_LIMIT) {
       // Not from inside the broker's callback that is asking.
       setImmediate(() => this.transport?.disconnect(session, 'acl-violation'));
     }
@@ -395,6 +449,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   connected(session: DeviceSession): void {
+    if (session.watcher) {
+      this.log.info({ device: session.address, ip: session.ip }, 'MQTT watcher connected');
+      return;
+    }
     this.presence.write({
       deviceId: session.id,
       companyId: session.companyId,
@@ -411,7 +469,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   disconnected(session: DeviceSession, reason: TDisconnectReason): void {
     // At shutdown the node releases all its devices in one statement instead.
-    if (this.closing) return;
+    if (this.closing || session.watcher) return;
     const now = this.deps.clock();
     if (reason === 'takeover') {
       // The device stays online: only the replaced connection is recorded.
@@ -500,6 +558,13 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     if (body.clientid === body.username && deviceMayUse(body.username, body.action, body.topic)) {
       return { result: 'allow' };
     }
+    if (
+      body.clientid === `${body.username}${WATCH_SUFFIX}` &&
+      body.action === 'subscribe' &&
+      deviceMayUse(body.username, 'subscribe', body.topic)
+    ) {
+      return { result: 'allow' };
+    }
     this.log.warn(
       {
         device: body.username.slice(0, 96),
@@ -548,22 +613,24 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
    * SN, so no connection can take over the session of another company's (or token's) device.
    */
   private async login(input: LoginInput): Promise<LoginOutcome> {
-    const address = parseDeviceAddress(input.clientId);
+    const watcher = input.clientId === `${input.username}${WATCH_SUFFIX}`;
+    const name = watcher ? input.username : input.clientId;
+    const address = parseDeviceAddress(name);
     const refuse = (
       reason: TRefusalReason,
       context: Omit<RefusalContext, 'address' | 'ip'> = {},
     ) => {
-      void this.refused(reason, { address: input.clientId, ip: input.ip, ...context }, input);
+      void this.refused(reason, { address: name, ip: input.ip, ...context }, input);
       return { ok: false, reason } as const;
     };
-    if (!address || input.username !== input.clientId || input.password === '') {
-      return refuse('bad-credentials', address ? await this.tagContext(input.clientId) : {});
+    if (!address || (input.username !== input.clientId && !watcher) || input.password === '') {
+      return refuse('bad-credentials', address ? await this.tagContext(name) : {});
     }
     const { sn, tokenCode } = address;
     const row = await this.deps.repository.login(sha256(input.password), sn);
-    if (!row) return refuse('token-unknown', await this.tagContext(input.clientId));
+    if (!row) return refuse('token-unknown', await this.tagContext(name));
     if (row.token_code !== tokenCode) {
-      return refuse('token-mismatch', await this.tagContext(input.clientId));
+      return refuse('token-mismatch', await this.tagContext(name));
     }
     const context = {
       companyId: row.company_id,
@@ -580,9 +647,12 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         companyId: row.company_id,
         tokenId: row.token_id,
         sn,
+        address: name,
+        watcher,
       };
     }
-    if (row.auto_register !== 1) return refuse('auto-register-off', context);
+    // A watcher watches a device that exists; it never registers one.
+    if (row.auto_register !== 1 || watcher) return refuse('auto-register-off', context);
     const registered = await this.registration.register({
       sn,
       companyId: row.company_id,
@@ -598,6 +668,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       companyId: row.company_id,
       tokenId: row.token_id,
       sn,
+      address: name,
+      watcher,
     };
   }
 
@@ -714,9 +786,15 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       }
       case 'telemetry': {
         const telemetry = ZTelemetryPayload.safeParse(json);
-        if (!telemetry.success)
-          return this.malformed(device, message.topic, firstIssue(telemetry.error));
-        this.run(() => this.deps.sink.recordTelemetry(device, telemetry.data, receivedAt));
+        if (telemetry.success) {
+          this.run(() => this.deps.sink.recordTelemetry(device, telemetry.data, receivedAt));
+          break;
+        }
+        // One bad value must not cost the good ones: they are stored, the rest reported.
+        const salvaged = salvageTelemetry(json);
+        if (!salvaged) return this.malformed(device, message.topic, firstIssue(telemetry.error));
+        this.run(() => this.deps.sink.recordTelemetry(device, salvaged.payload, receivedAt));
+        this.malformed(device, message.topic, `values dropped: ${salvaged.dropped.join(', ')}`);
         break;
       }
       case 'event': {

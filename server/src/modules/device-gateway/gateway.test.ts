@@ -328,48 +328,124 @@ describe('MQTT gateway (embedded broker)', () => {
     });
   });
 
-  it('keeps devices to their own topics: foreign publishes are dropped, foreign subscriptions refused', async () => {
+  it('keeps devices to their own topics: a foreign publish closes the connection, a foreign subscription is refused', async () => {
     const victimSn = uniqueSn();
     const victim = await device(victimSn);
     await victim.subscribeAsync(downFilter(at(victimSn)), { qos: 1 });
     const received: string[] = [];
     victim.on('message', (topic) => received.push(topic));
 
-    const intruderSn = uniqueSn();
-    const intruder = await device(intruderSn);
-    await intruder.publishAsync(downTopic(at(victimSn), 'config'), '{"version":1,"config":{}}', {
-      qos: 1,
-    });
-    await intruder.publishAsync(upTopic(at(victimSn), 'telemetry'), '{"values":{"signal":-1}}', {
-      qos: 1,
-    });
+    const snoopSn = uniqueSn();
+    const snoop = await device(snoopSn);
     // mqtt.js rejects a SUBACK with any refusal, and carries the packet in the error.
-    const suback = await intruder
-      .subscribeAsync([downFilter(at(victimSn)), '#', downFilter(at(intruderSn))], { qos: 1 })
+    const suback = await snoop
+      .subscribeAsync([downFilter(at(victimSn)), '#', downFilter(at(snoopSn))], { qos: 1 })
       .then(
         () => null,
         (error: { packet?: { granted?: number[] } }) => error.packet?.granted,
       );
     expect(suback).toEqual([128, 128, 1]);
+    expect(snoop.connected).toBe(true);
 
-    // The server's own downlink does reach the device.
+    // MQTT 3.1.1 cannot refuse a publish: the server closes the connection instead of
+    // acknowledging what it drops, so the device knows it was not delivered.
+    const intruderSn = uniqueSn();
+    const intruder = await device(intruderSn);
+    const closed = new Promise<void>((resolve) => intruder.once('close', () => resolve()));
+    intruder.publish(downTopic(at(victimSn), 'config'), '{"version":1,"config":{}}', { qos: 1 });
+    await closed;
+    await expectDevice(admin, intruderSn, {
+      status: 'offline',
+      disconnectReason: 'acl-violation',
+    });
+
+    // The server's own downlink does reach the device; the intruder's never did.
     await t.app.deviceGateway.send(at(victimSn), 'config', undefined, { version: 2, config: {} });
     await vi.waitFor(() => expect(received).toEqual([downTopic(at(victimSn), 'config')]));
-    expect(sink.telemetry.filter((r) => r.device.sn === victimSn)).toEqual([]);
-    expect(sink.eventsOf(intruderSn, 'acl-violation').map((e) => e.message)).toEqual([
-      `publish ${downTopic(at(victimSn), 'config')}`,
-      `publish ${upTopic(at(victimSn), 'telemetry')}`,
+    expect(sink.eventsOf(snoopSn, 'acl-violation').map((e) => e.message)).toEqual([
       `subscribe ${downFilter(at(victimSn))}`,
       'subscribe #',
     ]);
-    expect(intruder.connected).toBe(true);
+    expect(sink.eventsOf(intruderSn, 'acl-violation').map((e) => e.message)).toEqual([
+      `publish ${downTopic(at(victimSn), 'config')}`,
+    ]);
   });
 
-  it('disconnects a device after ten ACL violations', async () => {
+  it('disconnects a device after ten refused subscriptions', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);
-    for (let i = 0; i < 10; i++) connection.publish(`elsewhere/${i}`, 'x');
+    for (let i = 0; i < 10; i++) connection.subscribe(`elsewhere/${i}`, { qos: 1 });
     await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'acl-violation' });
+  });
+
+  it('lets a watcher with the device’s key see its downlinks, and nothing more', async () => {
+    const sn = uniqueSn('WATCH');
+    const real = await device(sn);
+    await real.subscribeAsync(downFilter(at(sn)), { qos: 1 });
+    await expectDevice(admin, sn, { status: 'online' });
+    const watcher = await connectDevice(url, sn, key, {
+      clientId: `${at(sn)}:watch`,
+      username: at(sn),
+    });
+    open.push(watcher);
+    const watched: string[] = [];
+    watcher.on('message', (topic) => watched.push(topic));
+    await watcher.subscribeAsync(downFilter(at(sn)), { qos: 1 });
+
+    await t.app.deviceGateway.send(at(sn), 'rpc', 'w1', { method: 'ping', timeoutSec: 5 });
+    await vi.waitFor(() => expect(watched).toEqual([downTopic(at(sn), 'rpc', 'w1')]));
+    // The device keeps its session and its presence: the watcher is not the device.
+    expect(real.connected).toBe(true);
+    await watcher.endAsync();
+    await new Promise((r) => setTimeout(r, 200));
+    await expectDevice(admin, sn, { status: 'online' });
+    expect(real.connected).toBe(true);
+
+    // A watcher may not speak for the device, nor watch with another token's key.
+    const speaking = await connectDevice(url, sn, key, {
+      clientId: `${at(sn)}:watch`,
+      username: at(sn),
+    });
+    const closed = new Promise<void>((resolve) => speaking.once('close', () => resolve()));
+    speaking.publish(upTopic(at(sn), 'telemetry'), '{"values":{"signal":-1}}', { qos: 1 });
+    await closed;
+    const other = credentialOf(await admin.ok('POST', '/device/token/add', { name: 'Not it' }));
+    expect(
+      await refusalCode(
+        url,
+        sn,
+        { code: key.code, key: other.key },
+        {
+          clientId: `${at(sn)}:watch`,
+          username: at(sn),
+        },
+      ),
+    ).toBe(4);
+    expect(
+      await refusalCode(url, uniqueSn('NEW'), key, {
+        clientId: `${at('NEW-1')}:watch`,
+        username: at('NEW-1'),
+      }),
+    ).toBe(5);
+    expect(sink.telemetry.filter((r) => r.device.sn === sn)).toEqual([]);
+  });
+
+  it('keeps the valid values of a telemetry message and reports the invalid ones', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    await connection.publishAsync(
+      upTopic(at(sn), 'telemetry'),
+      JSON.stringify({ values: { signal: -70, 'bad key': 1, di1: 'on', ain1: 4.5 } }),
+      { qos: 1 },
+    );
+    await vi.waitFor(() =>
+      expect(sink.telemetry.filter((r) => r.device.sn === sn).map((r) => r.payload)).toEqual([
+        { values: { signal: -70, ain1: 4.5 } },
+      ]),
+    );
+    expect(sink.eventsOf(sn, 'malformed-payload').map((e) => e.message)).toEqual([
+      `${upTopic(at(sn), 'telemetry')}: values dropped: bad key, di1`,
+    ]);
   });
 
   it('lets a second connection with the same SN take over and keeps the device online', async () => {
