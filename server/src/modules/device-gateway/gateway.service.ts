@@ -624,14 +624,12 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       return { ok: false, reason } as const;
     };
     if (!address || (input.username !== input.clientId && !watcher) || input.password === '') {
-      return refuse('bad-credentials', address ? await this.tagContext(name) : {});
+      return refuse('bad-credentials');
     }
     const { sn, tokenCode } = address;
     const row = await this.deps.repository.login(sha256(input.password), sn);
-    if (!row) return refuse('token-unknown', await this.tagContext(name));
-    if (row.token_code !== tokenCode) {
-      return refuse('token-mismatch', await this.tagContext(name));
-    }
+    if (!row) return refuse('token-unknown');
+    if (row.token_code !== tokenCode) return refuse('token-mismatch');
     const context = {
       companyId: row.company_id,
       deviceId: row.device_id,
@@ -716,17 +714,19 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     this.refusals.set(key, { until: now + REFUSAL_LOG_WINDOW_MS, repeated: 0 });
     const repeated = seen?.repeated ?? 0;
     this.log.warn({ device: shownId, ip: context.ip, reason, repeated }, 'MQTT connection refused');
-    if (!context.companyId) return;
     const sn = parseDeviceAddress(context.address)?.sn ?? shownId.slice(0, 64);
     try {
+      // Looked up only for a refusal that is written, so that retries cost no query.
+      const target = context.companyId ? context : await this.tagContext(context.address);
+      if (!target.companyId) return;
       await this.deps.deviceLogs.writeMany([
         {
-          companyId: context.companyId,
-          deviceId: context.deviceId ?? null,
+          companyId: target.companyId,
+          deviceId: target.deviceId ?? null,
           sn,
           requestUrl: CONNECT_REQUEST,
           sourceUser: null,
-          targetUser: context.ownerName ?? null,
+          targetUser: target.ownerName ?? null,
           subject: `MQTT connection refused: ${reason}`,
           content: {
             reason,
@@ -738,9 +738,9 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
           state: 'failed',
         },
       ]);
-      if (context.deviceId) {
+      if (target.deviceId) {
         this.record(
-          { id: context.deviceId, companyId: context.companyId, sn, address: context.address },
+          { id: target.deviceId, companyId: target.companyId, sn, address: context.address },
           {
             level: 'warn',
             code: 'connection-refused',
