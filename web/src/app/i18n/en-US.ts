@@ -205,8 +205,7 @@ const enUS: Messages = {
       'Devices connect with this key (their MQTT password). Keep it secret; users allowed to reveal keys can show it again later.',
     newKeyHintRegenerated:
       'The old key no longer works. Configure the new key on the devices that use this token.',
-    connectAs:
-      'Each device connects with this key as its MQTT password, and its tag code as client id and username:',
+    connectAs: 'A device’s MQTT client id and username are its tag code:',
   },
   deviceGroup: {
     title: 'Device groups',

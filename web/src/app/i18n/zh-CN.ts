@@ -200,7 +200,7 @@ const zhCN = {
     newKeyHint:
       '设备用此密钥连接平台（MQTT 密码），请妥善保管。有“显示密钥”权限的用户之后仍可查看。',
     newKeyHintRegenerated: '旧密钥已失效，请把新密钥配置到使用此 Token 的设备上。',
-    connectAs: '设备以此密钥作为 MQTT 密码，以设备标签码作为客户端 ID 和用户名连接：',
+    connectAs: '设备的 MQTT 客户端 ID 和用户名为其设备标签码：',
   },
   deviceGroup: {
     title: '设备分组',
