@@ -35,6 +35,12 @@ describe('sim command line', () => {
     });
   });
 
+  it('takes a key that starts with a dash, as one in 32 keys does', () => {
+    expect(parse('--code', 'ABCD2345', '--token', '-k3y_x')).toMatchObject({
+      options: { token: '-k3y_x' },
+    });
+  });
+
   it('takes the broker from MQTT_URL unless --url is given', () => {
     const env = { MQTT_URL: 'mqtt://10.0.0.1:1884' };
     expect(parseSimArgs(['--code', 'ABCD2345', '--token', 'k'], env)).toMatchObject({

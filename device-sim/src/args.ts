@@ -164,6 +164,25 @@ function parseUrl(text: string): string {
   return text;
 }
 
+/**
+ * `--token <key>` as one `--token=<key>` argument: a base64url key starts with `-` one time in 32,
+ * and the argument parser would take it for an option.
+ */
+function keyJoined(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (arg === '--token' && next !== undefined) {
+      joined.push(`--token=${next}`);
+      i += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 /** Parses the command line; throws UsageError with a message naming the flag at fault. */
 export function parseSimArgs(
   argv: string[],
@@ -172,7 +191,7 @@ export function parseSimArgs(
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: keyJoined(argv),
       strict: true,
       allowPositionals: false,
       options: {
