@@ -438,6 +438,18 @@ const CATALOGUE = {
   },
   // Campaigns (issue 5, helper C).
   campaignStarted: { 'zh-CN': '任务已开始', 'en-US': 'Campaign started' },
+  campaignScheduled: {
+    'zh-CN': '任务已计划，将按设定时间开始',
+    'en-US': 'Campaign scheduled: it starts at the time set',
+  },
+  campaignApproved: {
+    'zh-CN': '已批准，下一批次即将开始',
+    'en-US': 'Approved: the next wave starts',
+  },
+  campaignNotAwaitingApproval: {
+    'zh-CN': '任务当前没有等待批准的批次',
+    'en-US': 'The campaign is not awaiting approval of a wave',
+  },
   campaignPaused: { 'zh-CN': '任务已暂停', 'en-US': 'Campaign paused' },
   campaignResumed: { 'zh-CN': '任务已继续', 'en-US': 'Campaign resumed' },
   campaignCanceled: { 'zh-CN': '任务已取消', 'en-US': 'Campaign canceled' },
