@@ -290,7 +290,6 @@ export class CampaignEngine {
    * final is lifted when it no longer is (its failed devices were retried).
    */
   private async openWaves(seen: CampaignTable, seenTallies: WaveTally[], now: number) {
-    const { repository } = this.deps;
     let campaign = seen;
     let tallies = seenTallies;
     const last = tallies.length - 1;

@@ -269,9 +269,12 @@ const enUS: Messages = {
     change: 'Change',
     state: 'State',
     states: {
+      scheduled: 'Scheduled',
       running: 'Running',
       paused: 'Paused',
       completed: 'Completed',
+      'completed-with-failures': 'Completed with failures',
+      failed: 'Failed',
       canceled: 'Canceled',
     },
     deviceStates: {
@@ -341,10 +344,28 @@ const enUS: Messages = {
       count: 'At most 10 waves',
     },
     maxConcurrent: 'Max concurrent',
-    maxConcurrentHint: 'At most this many devices upgrade at the same time',
+    maxConcurrentHint:
+      'At most this many devices at the same time, and never more than the largest wave',
     failureThreshold: 'Failure threshold',
     failureThresholdHint:
-      'Pause when this share of the finished devices failed (once 5 have finished)',
+      'Pause at once when this share of a wave’s devices has failed, counting those still in progress; the next wave does not start',
+    soak: 'Soak time',
+    soakHint: 'After every device of a wave is done, wait this long before the next wave',
+    minutes: 'min',
+    approveEachWave: 'Approve each wave',
+    approveEachWaveHint:
+      'After the first wave, each wave waits until someone allowed to control campaigns approves it',
+    waveDeadline: 'Wave deadline',
+    waveDeadlineLimit: 'Limit how long a wave waits for offline devices',
+    waveDeadlineMinutes: 'Wait per wave at most',
+    onWaveDeadline: 'Devices still offline then',
+    waveDeadlineActions: {
+      continue: 'Stop holding the next wave; they upgrade when they return',
+      fail: 'Count as failed ("offline at wave deadline")',
+    },
+    startAt: 'Start',
+    startLater: 'Start at a set time',
+    startAtFuture: 'Choose a time in the future',
     window: 'Daily window',
     windowLimit: 'Start devices only in this window each day',
     windowHint:
@@ -362,6 +383,7 @@ const enUS: Messages = {
     previewNone: 'No device fits',
     start: 'Start upgrade',
     started: 'Campaign started',
+    scheduled: 'Campaign scheduled: it starts at the time set',
     backToList: 'Back to campaigns',
     notFound: 'No such campaign',
     loadFailed: 'The campaign could not be loaded',
@@ -373,6 +395,13 @@ const enUS: Messages = {
     pauseContent: 'No further devices are notified; devices already upgrading finish.',
     resumeTitle: 'Resume "{{name}}"?',
     resumeContent: 'Continues where it stopped, with the same waves and concurrency.',
+    resumeThresholdContent:
+      'Resuming accepts the failures of wave {{wave}}: the threshold no longer judges it, and the next wave starts once it is done (and soaked).',
+    approve: 'Approve next wave',
+    approveTitle: 'Start wave {{next}} of "{{name}}"?',
+    approveContent:
+      'The devices of wave {{next}} are notified as the concurrency, window and jitter allow.',
+    approved: 'Approved: the next wave starts',
     cancelTitle: 'Cancel "{{name}}"?',
     cancelContent:
       'Devices not yet started are not upgraded, and the campaign cannot be resumed. Devices already updated keep their firmware.',
@@ -389,6 +418,31 @@ const enUS: Messages = {
     pausedReasons: {
       user: 'Paused by a user',
       'failure-threshold': 'Failures reached the threshold',
+    },
+    gates: {
+      scheduled: 'Scheduled: starts at {{time}}',
+      soak: 'Wave {{wave}} is done. The next wave starts after the soak time, at {{time}}',
+      approval: 'Wave {{wave}} is done. Wave {{next}} awaits approval',
+      threshold:
+        'Paused: wave {{wave}} reached the failure threshold of {{threshold}}%. Resuming accepts its failures; then the next wave starts.',
+      deadline: 'This wave waits for offline devices until {{time}}; then: {{action}}',
+      failedThreshold: 'Failed: wave {{wave}} reached the failure threshold of {{threshold}}%',
+      failedNothing: 'Failed: no device was updated',
+      completedWithFailures:
+        'Completed, but {{failed}} devices failed: see their reasons below, or retry them',
+    },
+    soakNone: 'None',
+    approvalEach: 'Each wave after the first',
+    approvalNone: 'Not needed',
+    waveDeadlineSetting: '{{minutes}} min, then: {{action}}',
+    waveDeadlineNone: 'None: a wave waits for all its devices',
+    startNow: 'At once when created',
+    errors: {
+      offlineAtWaveDeadline: 'Offline at the wave deadline',
+      timeoutIn: 'Timed out at step "{{step}}"',
+      sha256Mismatch: 'SHA-256 does not match',
+      versionMismatch: 'Wrong version after the reboot',
+      firmwareNotFound: 'Firmware not found',
     },
     noWindow: 'Any time',
     overMidnight: 'past midnight',
@@ -757,11 +811,6 @@ const enUS: Messages = {
         tenth: 'Two waves',
         canary: 'Three waves',
       },
-      maxConcurrent: 'Max concurrent',
-      maxConcurrentHint: 'At most this many devices apply the change at the same time',
-      failureThreshold: 'Failure threshold',
-      failureThresholdHint:
-        'Pause when this share of the finished devices failed (once 5 have finished)',
       start: 'Start bulk configuration',
       started: 'Bulk configuration "{{name}}" started',
       targetMissing: 'Choose the devices and the series first',

@@ -2,10 +2,14 @@ import type { TCampaignDeviceState, TCampaignState } from '@blrms/contracts';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
+/** End states in traffic-light colours: green, orange, red. */
 const CAMPAIGN_COLORS: Record<TCampaignState, string> = {
+  scheduled: 'purple',
   running: 'processing',
   paused: 'warning',
   completed: 'success',
+  'completed-with-failures': 'orange',
+  failed: 'error',
   canceled: 'default',
 };
 
