@@ -246,6 +246,7 @@ describe('firmware upgrade campaign in the console', () => {
     const approval = detail.getByTestId('campaign-gate-approval');
     await seen(approval, 30_000);
     expect(await approval.innerText()).toContain('第 1 批已结束，第 2 批等待批准');
+    expect(await detail.getByTestId('campaign-state').first().innerText()).toBe('待批准');
     const queued = detail.getByTestId('campaign-count-queued').getByTestId('count');
     expect(await queued.innerText()).toBe('4');
     expect(await detail.getByTestId('campaign-settings').innerText()).toContain(

@@ -334,7 +334,7 @@ const enUS: Messages = {
     },
     wavesCustomPlaceholder: 'Cumulative percentages, e.g. 5, 25, 100',
     wavesHint:
-      'Share of the devices each wave reaches in all; a wave starts when the last one ends',
+      'Share of the devices each wave reaches in all; a wave starts when every device of the one before is done, under the failure threshold',
     wavesProblem: {
       empty: 'Enter the cumulative percentage of each wave',
       number: 'Numbers only',
@@ -419,22 +419,30 @@ const enUS: Messages = {
       user: 'Paused by a user',
       'failure-threshold': 'Failures reached the threshold',
     },
+    gateStates: {
+      soak: 'Soaking',
+      approval: 'Awaiting approval',
+    },
     gates: {
       scheduled: 'Scheduled: starts at {{time}}',
       soak: 'Wave {{wave}} is done. The next wave starts after the soak time, at {{time}}',
       approval: 'Wave {{wave}} is done. Wave {{next}} awaits approval',
       threshold:
         'Paused: wave {{wave}} reached the failure threshold of {{threshold}}%. Resuming accepts its failures; then the next wave starts.',
-      deadline: 'This wave waits for offline devices until {{time}}; then: {{action}}',
+      deadline: 'This wave waits for its offline devices until {{time}}; then {{outcome}}',
       failedThreshold: 'Failed: wave {{wave}} reached the failure threshold of {{threshold}}%',
       failedNothing: 'Failed: no device was updated',
       completedWithFailures:
-        'Completed, but {{failed}} devices failed: see their reasons below, or retry them',
+        'Completed with {{failed}} failed: see the reasons below, or retry the failed devices',
     },
     soakNone: 'None',
     approvalEach: 'Each wave after the first',
     approvalNone: 'Not needed',
-    waveDeadlineSetting: '{{minutes}} min, then: {{action}}',
+    waveDeadlineSetting: '{{minutes}} min, then {{outcome}}',
+    waveDeadlineOutcomes: {
+      continue: 'the next wave goes on without its offline devices',
+      fail: 'its offline devices count as failed',
+    },
     waveDeadlineNone: 'None: a wave waits for all its devices',
     startNow: 'At once when created',
     errors: {

@@ -327,7 +327,7 @@ const zhCN = {
       custom: '自定义',
     },
     wavesCustomPlaceholder: '累计百分比，如 5, 25, 100',
-    wavesHint: '每一批累计覆盖的设备比例，上一批结束后开始下一批',
+    wavesHint: '每一批累计覆盖的设备比例；上一批的设备全部结束且失败率低于阈值后才开始下一批',
     wavesProblem: {
       empty: '请填写每一批的累计百分比',
       number: '只能填写数字',
@@ -407,13 +407,17 @@ const zhCN = {
       user: '手动暂停',
       'failure-threshold': '失败率达到阈值',
     },
+    gateStates: {
+      soak: '观察中',
+      approval: '待批准',
+    },
     gates: {
       scheduled: '已计划：将于 {{time}} 开始',
       soak: '第 {{wave}} 批已结束，观察时间到 {{time}} 后开始下一批',
       approval: '第 {{wave}} 批已结束，第 {{next}} 批等待批准',
       threshold:
         '已暂停：第 {{wave}} 批的失败率达到 {{threshold}}% 的阈值。继续即接受该批的失败，之后开始下一批。',
-      deadline: '本批等待离线设备至 {{time}}，到期后：{{action}}',
+      deadline: '本批等待离线设备至 {{time}}，之后{{outcome}}',
       failedThreshold: '失败：第 {{wave}} 批的失败率达到 {{threshold}}% 的阈值',
       failedNothing: '失败：没有设备升级成功',
       completedWithFailures: '已完成，但有 {{failed}} 台设备失败，可查看原因并重试',
@@ -421,7 +425,11 @@ const zhCN = {
     soakNone: '无',
     approvalEach: '第一批之后每批都需批准',
     approvalNone: '不需要',
-    waveDeadlineSetting: '{{minutes}} 分钟，之后：{{action}}',
+    waveDeadlineSetting: '{{minutes}} 分钟，之后{{outcome}}',
+    waveDeadlineOutcomes: {
+      continue: '不等离线设备，继续下一批',
+      fail: '离线设备计为失败',
+    },
     waveDeadlineNone: '无：每批等待全部设备结束',
     startNow: '创建后立即开始',
     errors: {

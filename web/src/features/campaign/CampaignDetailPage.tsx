@@ -335,7 +335,7 @@ export default function CampaignDetailPage() {
               <ArrowLeftOutlined />
             </Link>
             <span data-testid="campaign-detail-name">{c.name}</span>
-            <CampaignStateTag state={c.state} />
+            <CampaignStateTag state={c.state} gate={c.gate} />
           </Space>
         }
         // On a phone the buttons would squeeze the title out of the header: they go below it.
@@ -391,7 +391,7 @@ export default function CampaignDetailPage() {
               ? t('campaign.waveDeadlineNone')
               : t('campaign.waveDeadlineSetting', {
                   minutes: formatNumber(c.waveDeadlineMinutes),
-                  action: t(`campaign.waveDeadlineActions.${c.onWaveDeadline}`),
+                  outcome: t(`campaign.waveDeadlineOutcomes.${c.onWaveDeadline}`),
                 })}
           </Descriptions.Item>
           <Descriptions.Item label={t('campaign.startAt')}>

@@ -3,6 +3,7 @@ import { Alert } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber } from '../../shared/format';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 
 type Notice = { type: 'info' | 'warning' | 'error'; text: string; testId: string };
 
@@ -20,9 +21,10 @@ export function CampaignGateNotice({
   action?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const narrow = useNarrowScreen();
   const notices: Notice[] = [];
   const wave = (index: number | null) => (index ?? c.currentWave) + 1;
-  const deadlineAction = t(`campaign.waveDeadlineActions.${c.onWaveDeadline}`);
+  const deadlineOutcome = t(`campaign.waveDeadlineOutcomes.${c.onWaveDeadline}`);
 
   if (c.state === 'scheduled' && c.startAt) {
     notices.push({
@@ -60,7 +62,7 @@ export function CampaignGateNotice({
       type: 'info',
       text: t('campaign.gates.deadline', {
         time: formatDateTime(c.waveDeadline),
-        action: deadlineAction,
+        outcome: deadlineOutcome,
       }),
       testId: 'campaign-gate-deadline',
     });
@@ -88,16 +90,29 @@ export function CampaignGateNotice({
   if (notices.length === 0) return null;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, marginBottom: 16 }}>
-      {notices.map((n) => (
-        <Alert
-          key={n.testId}
-          type={n.type}
-          showIcon
-          message={n.text}
-          action={n.testId === 'campaign-gate-approval' ? action : undefined}
-          data-testid={n.testId}
-        />
-      ))}
+      {notices.map((n) => {
+        const own = n.testId === 'campaign-gate-approval' ? action : undefined;
+        // On a phone the button beside the text would squeeze it: it goes below.
+        return (
+          <Alert
+            key={n.testId}
+            type={n.type}
+            showIcon
+            message={
+              own && narrow ? (
+                <>
+                  {n.text}
+                  <div style={{ marginTop: 8 }}>{own}</div>
+                </>
+              ) : (
+                n.text
+              )
+            }
+            action={narrow ? undefined : own}
+            data-testid={n.testId}
+          />
+        );
+      })}
     </div>
   );
 }
