@@ -529,8 +529,9 @@ const CATALOGUE = {
     'en-US': (p) => `version: ${p.series} firmware ${p.version} already exists`,
   },
   firmwareInUse: {
-    'zh-CN': '该固件正被进行中或已暂停的升级任务使用，不能删除',
-    'en-US': 'A running or paused upgrade campaign uses this firmware: it cannot be deleted',
+    'zh-CN': '该固件正被已计划、进行中或已暂停的升级任务使用，不能删除',
+    'en-US':
+      'A scheduled, running or paused upgrade campaign uses this firmware: it cannot be deleted',
   },
   firmwareUrlInvalid: { 'zh-CN': '下载链接无效', 'en-US': 'Invalid download link' },
   firmwareUrlExpired: { 'zh-CN': '下载链接已过期', 'en-US': 'The download link has expired' },

@@ -619,6 +619,10 @@ describe('configuration, commands and campaigns on the console websocket', () =>
     state: 'running',
     pausedReason: null,
     currentWave: 0,
+    gate: null,
+    gateUntil: null,
+    thresholdWave: null,
+    waveDeadline: null,
     total: 200,
     counts: Object.fromEntries(
       CAMPAIGN_DEVICE_STATES.map((s) => [s, s === 'queued' ? 200 : 0]),
