@@ -374,7 +374,12 @@ describe('campaign engine', () => {
     });
     expect(await states(campaign.id)).toMatchObject({ [later!.sn]: 'queued' });
     t.clock.advance(10 * MINUTE);
+    // The pass that finds the deadline passed releases the wave and starts the next one.
     await tick();
+    expect(await states(campaign.id)).toMatchObject({
+      [away!.sn]: 'queued',
+      [later!.sn]: 'notified',
+    });
     const next = await jobArrives(later!);
     await expectCampaign(admin, campaign.id, {
       currentWave: 1,
@@ -405,10 +410,12 @@ describe('campaign engine', () => {
     await expectStates(campaign.id, { [present!.sn]: 'updated' });
     t.clock.advance(10 * MINUTE);
     await tick();
-    expect((await campaignDevices(admin, campaign.id)).get(away!.sn)).toMatchObject({
+    const devices = await campaignDevices(admin, campaign.id);
+    expect(devices.get(away!.sn)).toMatchObject({
       state: 'failed',
       error: 'offline at wave deadline',
     });
+    expect(devices.get(later!.sn)?.state).toBe('notified');
     // One of the wave's two failed: 50 %, under the 60 % threshold, so the next wave starts.
     const next = await jobArrives(later!);
     await later!.upgrade(next.jobId, next.payload);

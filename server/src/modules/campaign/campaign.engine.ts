@@ -233,8 +233,9 @@ export class CampaignEngine {
       return;
     }
     if (campaign.state !== 'running') return;
-    if (await this.passWaveDeadline(campaign, now)) {
-      if (await this.checkThreshold(campaign.id)) return;
+    const deadline = await this.passWaveDeadline(campaign, now);
+    if (deadline.failed > 0 && (await this.checkThreshold(campaign.id))) return;
+    if (deadline.passed) {
       campaign = (await repository.find(campaign.id)) ?? campaign;
       tallies = await this.talliesOf(campaign.id, waveCount);
     }
@@ -261,12 +262,15 @@ export class CampaignEngine {
 
   /**
    * At the current wave's deadline its devices still queued and offline fail
-   * (`offline at wave deadline`) or stop holding the wave back, as the campaign says. True when
-   * devices failed (the threshold is to be judged again).
+   * (`offline at wave deadline`) or stop holding the wave back, as the campaign says. Says
+   * whether the deadline passed now (the campaign changed) and how many devices it failed.
    */
-  private async passWaveDeadline(campaign: CampaignTable, now: number): Promise<boolean> {
+  private async passWaveDeadline(
+    campaign: CampaignTable,
+    now: number,
+  ): Promise<{ passed: boolean; failed: number }> {
     const deadline = waveDeadlineOf(campaign);
-    if (deadline === null || now < deadline) return false;
+    if (deadline === null || now < deadline) return { passed: false, failed: 0 };
     const { repository } = this.deps;
     const wave = campaign.current_wave;
     let failed = 0;
@@ -281,7 +285,7 @@ export class CampaignEngine {
     }
     if (await repository.release(campaign.id, wave)) this.dirty.add(campaign.id);
     if (failed > 0) this.dirty.add(campaign.id);
-    return failed > 0;
+    return { passed: true, failed };
   }
 
   /**
