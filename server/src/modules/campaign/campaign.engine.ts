@@ -41,9 +41,12 @@ import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaig
  * deadline released or failed), no wave not accepted crossed the failure threshold, the soak
  * time after the wave ended has passed and, when the campaign asks for it, an operator approved
  * it. The threshold is judged per wave against all its devices as failures come in, so a burst
- * pauses the campaign before the next wave is sent. Device reports (`up/ota`), reconnects (`up/status`) and configuration
- * outcomes move single devices. Every move is a conditional update (from the state it was seen
- * in, on the same job), so two nodes acting on the same device cannot both act; starting devices
+ * pauses the campaign before the next wave is sent.
+ *
+ * Device reports (`up/ota`), reconnects (`up/status`) and configuration outcomes move single
+ * devices. Every move is a conditional update (from the state it was seen in, on the same job),
+ * so two nodes acting on the same device cannot both act; a campaign changes only from the
+ * state, wave and gate it was seen at, so two nodes cannot both open a wave; starting devices
  * holds the campaign's row for the transaction, so two nodes cannot both fill the same capacity.
  */
 

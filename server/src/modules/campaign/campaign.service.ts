@@ -276,12 +276,15 @@ export class CampaignService {
     if (campaign.state === 'canceled' || campaign.state === 'scheduled') {
       throw new AppError('campaignStateConflict', 409, { state: campaign.state });
     }
-    const count = await this.repository.requeueFailed(id, this.clock(), newId);
+    const now = this.clock();
+    const count = await this.repository.requeueFailed(id, now, newId);
     if (count > 0) {
       const ended = CAMPAIGN_END_STATES.filter((s) => s !== 'canceled');
+      // The retried devices get the wave deadline afresh, from now.
       await this.repository.setState(id, ended, {
         state: 'running',
         threshold_wave: null,
+        wave_start_time: now,
         end_time: null,
       });
       await this.engine.publishNow(id);
