@@ -149,8 +149,6 @@ interface UpgradeJob {
   lastReport: TOtaReportPayload;
 }
 
-const NO_FAULTS: DeviceFaults = {};
-
 export const BAD_PAYLOAD_KINDS = ['malformed-json', 'oversized', 'schema-invalid'] as const;
 const OVERSIZED_PAYLOAD = Buffer.from(
   JSON.stringify({ values: { signal: -70 }, padding: 'x'.repeat(MQTT_PAYLOAD_MAX_BYTES) }),
@@ -183,7 +181,8 @@ export class DeviceAgent {
     private readonly localAddress: string | undefined,
     /** The firmware version it runs, reported in `up/status`; an upgrade changes it. */
     public firmware: string = model.firmware,
-    readonly faults: DeviceFaults = NO_FAULTS,
+    /** Its own object: a test may switch one device's fault on without touching the others. */
+    readonly faults: DeviceFaults = {},
   ) {
     this.config = CONFIG_DEFAULTS[model.series];
     this.address = deviceAddress(host.settings.tokenCode, sn);

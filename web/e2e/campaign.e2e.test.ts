@@ -2,7 +2,9 @@
  * Firmware upgrade from the console (issue 5): a user uploads a firmware file through the upload
  * dialog, starts a campaign over a handful of simulated devices (the device side of device-sim:
  * download with Range, sha256 check, reboot, reconnect with the new version) and watches its
- * page reach completed with every device updated, live, without a reload.
+ * page reach completed with every device updated, live, without a reload. Then a second upgrade
+ * whose waves wait for approval: the operator approves the next wave on the campaign's page, one
+ * device's download arrives corrupt, and the campaign ends completed with failures (orange).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { startFleet, type Fleet } from '@blrms/device-sim';
@@ -26,6 +28,9 @@ const FROM_VERSION = '1.0.0';
 const TO_VERSION = '2.0.0';
 const FIRMWARE = randomBytes(300 * 1024);
 const SHA256 = createHash('sha256').update(FIRMWARE).digest('hex');
+const GATED_VERSION = '2.1.0';
+/** Its download of the second upgrade arrives corrupt. */
+const CORRUPT_SN = SNS[4]!;
 
 let server: RunningServer;
 let browser: Browser;
@@ -81,23 +86,28 @@ function poll<T>(read: () => Promise<T> | T, timeout = 10_000) {
   return expect.poll(read, { timeout, interval: 100 });
 }
 
+/** Uploads an R40 firmware through the upload dialog of the firmware page. */
+async function uploadThroughDialog(version: string, notes: string): Promise<void> {
+  await page.goto('/device/firmware');
+  await seen(page.getByTestId('firmware-table'));
+  await page.getByTestId('firmware-upload').click();
+  const modal = page.locator('.ant-modal').filter({ has: page.getByTestId('firmware-series') });
+  await opened(modal);
+  await selectOption(page, modal.getByTestId('firmware-series'), 'R40');
+  await modal.getByTestId('firmware-version').fill(version);
+  await modal.getByTestId('firmware-notes').fill(notes);
+  await modal.locator('input[type=file]').setInputFiles({
+    name: `r40-${version}.bin`,
+    mimeType: 'application/octet-stream',
+    buffer: FIRMWARE,
+  });
+  await modal.getByTestId('firmware-upload-submit').click();
+  await seen(toast(page, `固件 R40 ${version} 已上传`));
+}
+
 describe('firmware upgrade campaign in the console', () => {
   it('uploads a firmware file through the upload dialog and lists it with its sha256', async () => {
-    await page.goto('/device/firmware');
-    await seen(page.getByTestId('firmware-table'));
-    await page.getByTestId('firmware-upload').click();
-    const modal = page.locator('.ant-modal').filter({ has: page.getByTestId('firmware-series') });
-    await opened(modal);
-    await selectOption(page, modal.getByTestId('firmware-series'), 'R40');
-    await modal.getByTestId('firmware-version').fill(TO_VERSION);
-    await modal.getByTestId('firmware-notes').fill('Faster modem start');
-    await modal.locator('input[type=file]').setInputFiles({
-      name: 'r40-2.0.0.bin',
-      mimeType: 'application/octet-stream',
-      buffer: FIRMWARE,
-    });
-    await modal.getByTestId('firmware-upload-submit').click();
-    await seen(toast(page, `固件 R40 ${TO_VERSION} 已上传`));
+    await uploadThroughDialog(TO_VERSION, 'Faster modem start');
 
     const row = page
       .getByTestId('firmware-table')
@@ -201,6 +211,65 @@ describe('firmware upgrade campaign in the console', () => {
     await seen(row);
     expect(await row.getByTestId('campaign-state').innerText()).toBe('已完成');
     expect(await row.getByTestId('campaign-percent').innerText()).toBe('100%');
+  });
+
+  it('waits for approval before the next wave, and shows who failed when it ends with failures', async () => {
+    await uploadThroughDialog(GATED_VERSION, 'Modem watchdog');
+    fleet!.agent(CORRUPT_SN)!.faults.corruptDownload = true;
+    await page.goto('/device/campaign');
+    await seen(page.getByTestId('campaign-table'));
+    await page.getByTestId('campaign-add').click();
+    const form = dialog('campaign-form');
+    await opened(form);
+    await selectOption(
+      page,
+      form.getByTestId('campaign-firmware'),
+      `R40 ${GATED_VERSION} · 300 KB`,
+    );
+    await form.getByText('整个系列', { exact: true }).click();
+    // 10 % of five: one device first, then the other four.
+    await form.getByText('10% → 100%', { exact: true }).click();
+    // One failure among four is 25 %: under this threshold, so the campaign runs to its end.
+    await form
+      .locator('.ant-form-item')
+      .filter({ hasText: '失败阈值' })
+      .getByRole('spinbutton')
+      .fill('30');
+    await form.getByTestId('campaign-approve-each-wave').click();
+    const total = form.getByTestId('campaign-preview-total').locator('.ant-statistic-content');
+    await poll(() => total.innerText().catch(() => '')).toBe(String(SNS.length));
+    await form.getByTestId('campaign-start').click();
+    await page.waitForURL('**/device/campaign/*');
+
+    const detail = page.getByTestId('campaign-detail');
+    const approval = detail.getByTestId('campaign-gate-approval');
+    await seen(approval, 30_000);
+    expect(await approval.innerText()).toContain('第 1 批已结束，第 2 批等待批准');
+    expect(await detail.getByTestId('campaign-state').first().innerText()).toBe('待批准');
+    const queued = detail.getByTestId('campaign-count-queued').getByTestId('count');
+    expect(await queued.innerText()).toBe('4');
+    expect(await detail.getByTestId('campaign-settings').innerText()).toContain(
+      '第一批之后每批都需批准',
+    );
+
+    await approval.getByTestId('campaign-approve').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await opened(confirm);
+    await confirm.getByRole('button', { name: /^确 ?定$/ }).click();
+    await seen(toast(page, '已批准，下一批即将开始'));
+
+    const state = detail.getByTestId('campaign-state').first();
+    await poll(() => state.innerText(), 45_000).toBe('完成（有失败）');
+    expect(await state.getAttribute('class')).toContain('ant-tag-orange');
+    await seen(detail.getByTestId('campaign-gate-with-failures'));
+    expect(await detail.getByTestId('campaign-count-failed').getByTestId('count').innerText()).toBe(
+      '1',
+    );
+    const corruptRow = page
+      .getByTestId('campaign-device-table')
+      .locator('tr.ant-table-row')
+      .filter({ hasText: CORRUPT_SN });
+    await seen(corruptRow.getByText('SHA-256 校验不符'));
   });
 
   it('lets the platform administrator lower the size limit, and refuses a larger file on its field', async () => {

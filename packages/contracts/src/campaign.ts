@@ -15,8 +15,22 @@ export const CAMPAIGN_KINDS = ['ota', 'config'] as const;
 export const ZCampaignKind = z.enum(CAMPAIGN_KINDS);
 export type TCampaignKind = z.infer<typeof ZCampaignKind>;
 
-/** paused: by a user, or by the failure threshold (`pausedReason`). */
-export const CAMPAIGN_STATES = ['running', 'paused', 'completed', 'canceled'] as const;
+/**
+ * scheduled: waits for its `startAt`. paused: by a user, or by the failure threshold
+ * (`pausedReason`, `thresholdWave`). The end states tell how it went: `completed` (every device
+ * updated), `completed-with-failures` (some failed, no wave over its threshold, or the operator
+ * accepted it by resuming), `failed` (a wave crossed the threshold and was not resumed, or no
+ * device was updated), `canceled`.
+ */
+export const CAMPAIGN_STATES = [
+  'scheduled',
+  'running',
+  'paused',
+  'completed',
+  'completed-with-failures',
+  'failed',
+  'canceled',
+] as const;
 export const ZCampaignState = z.enum(CAMPAIGN_STATES);
 export type TCampaignState = z.infer<typeof ZCampaignState>;
 
@@ -46,6 +60,34 @@ export const CAMPAIGN_FINAL_STATES: readonly TCampaignDeviceState[] = [
   'failed',
   'canceled',
 ];
+
+/** States a campaign ends in; `retry` may start it again. */
+export const CAMPAIGN_END_STATES: readonly TCampaignState[] = [
+  'completed',
+  'completed-with-failures',
+  'failed',
+  'canceled',
+];
+
+/**
+ * What holds the next wave back once the current one is final: the soak time (until
+ * `gateUntil`) or the operator's approval (`POST /campaign/approve`).
+ */
+export const CAMPAIGN_GATES = ['soak', 'approval'] as const;
+export const ZCampaignGate = z.enum(CAMPAIGN_GATES);
+export type TCampaignGate = z.infer<typeof ZCampaignGate>;
+
+/**
+ * At a wave's deadline its devices still queued and offline either stop holding the wave back
+ * (`continue`: they start when they return) or fail with `offline at wave deadline` (`fail`,
+ * which counts against the wave's failure threshold).
+ */
+export const WAVE_DEADLINE_ACTIONS = ['continue', 'fail'] as const;
+export const ZWaveDeadlineAction = z.enum(WAVE_DEADLINE_ACTIONS);
+export type TWaveDeadlineAction = z.infer<typeof ZWaveDeadlineAction>;
+
+/** A device's error when the wave deadline failed it (the console translates it). */
+export const OFFLINE_AT_WAVE_DEADLINE = 'offline at wave deadline';
 
 export const CAMPAIGN_TARGET_MAX_IDS = 10_000;
 
@@ -102,13 +144,44 @@ export const ZCampaignCreate = z
         message: 'must rise and end at 100 (cumulative percentages)',
       })
       .describe('Cumulative share of the devices per wave, e.g. [1, 10, 100]'),
-    maxConcurrent: z.number().int().min(1).max(10_000).default(100),
+    maxConcurrent: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(100)
+      .describe('Devices in progress at once; lowered to the size of the largest wave'),
     failureThresholdPercent: z
       .number()
       .min(1)
       .max(100)
       .default(20)
-      .describe('Pause when this share of the finished devices failed (after 5 finished)'),
+      .describe(
+        'Pause when this share of a wave’s devices failed, counted against the whole wave as failures come in',
+      ),
+    soakMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_080)
+      .default(0)
+      .describe('Wait after a wave is final before the next one starts'),
+    approveEachWave: z
+      .boolean()
+      .default(false)
+      .describe('Each wave after the first waits for POST /campaign/approve'),
+    waveDeadlineMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(43_200)
+      .optional()
+      .describe('After this long a wave’s offline devices stop holding it (see onWaveDeadline)'),
+    onWaveDeadline: ZWaveDeadlineAction.default('continue'),
+    startAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('Start at this time (state `scheduled` until then); at once when absent or past'),
     window: ZCampaignWindow.optional().describe('Start devices only in this daily window'),
     jitterSec: z
       .number()
@@ -146,6 +219,16 @@ export const ZCampaignProgress = z.object({
   state: ZCampaignState,
   pausedReason: z.enum(['user', 'failure-threshold']).nullable(),
   currentWave: z.number().int().describe('Index into waves of the wave being rolled out'),
+  gate: ZCampaignGate.nullable().describe('What holds the next wave back, the current one final'),
+  gateUntil: ZTimestamp.nullable().describe('End of the soak time'),
+  thresholdWave: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Index of the wave whose failures crossed the threshold (paused or failed)'),
+  waveDeadline: ZTimestamp.nullable().describe(
+    'When the current wave’s offline devices stop holding it; null once passed or without one',
+  ),
   total: z.number().int(),
   counts: ZCampaignCounts,
   /** Queued devices that wait for their device to come online. */
@@ -165,6 +248,11 @@ export const ZCampaign = ZCampaignProgress.extend({
   waves: z.array(z.number()),
   maxConcurrent: z.number().int(),
   failureThresholdPercent: z.number(),
+  soakMinutes: z.number().int(),
+  approveEachWave: z.boolean(),
+  waveDeadlineMinutes: z.number().int().nullable(),
+  onWaveDeadline: ZWaveDeadlineAction,
+  startAt: ZTimestamp.nullable(),
   window: ZCampaignWindow.nullable(),
   jitterSec: z.number().int(),
   createBy: z.string().nullable(),
@@ -219,5 +307,9 @@ export const ZCampaignPreviewBody = z
   })
   .strict();
 
-/** pause / resume / cancel / retry (failed devices back to queued) take the campaign id. */
+/**
+ * pause / resume / cancel / retry (failed devices back to queued) / approve (the next wave, when
+ * `gate` is `approval`) take the campaign id. Resuming a campaign the threshold paused accepts
+ * that wave's failures: the threshold no longer judges it, and the next wave needs no approval.
+ */
 export const ZCampaignAction = ZIdBody;

@@ -51,8 +51,27 @@ describe('campaign engine', () => {
 
   const tick = () => t.app.campaignEngine.tick();
 
-  /** Devices registered at 1.0.0 and, unless `offline`, connected; in SN order. */
-  async function fleet(count: number, options: { offline?: boolean; groupId?: string } = {}) {
+  /** Another node's engine over the same database, bus and gateway. */
+  const secondNode = () =>
+    new CampaignEngine({
+      repository: new CampaignRepository(t.db, t.dialect),
+      firmware: t.app.firmware,
+      configs: t.app.deviceConfigs,
+      downlinks: t.app.deviceGateway,
+      deviceLogs: new DeviceLogService(new DeviceLogRepository(t.db), t.clock.read),
+      bus: t.bus,
+      clock: t.clock.read,
+      log: t.app.log,
+    });
+
+  /**
+   * Devices registered at 1.0.0 and connected, but for all (`offline: true`) or those at the
+   * indexes given; in SN order.
+   */
+  async function fleet(
+    count: number,
+    options: { offline?: boolean | number[]; groupId?: string } = {},
+  ) {
     const prefix = uniqueSn('OTA');
     const devices: (OtaDevice & { id: string })[] = [];
     for (let i = 0; i < count; i += 1) {
@@ -67,7 +86,10 @@ describe('campaign engine', () => {
       });
       const device = Object.assign(new OtaDevice(url, sn, key), { id: added.id as string });
       connected.push(device);
-      if (!options.offline) {
+      const offline = Array.isArray(options.offline)
+        ? options.offline.includes(i)
+        : options.offline === true;
+      if (!offline) {
         await device.connect('1.0.0');
         await expectDevice(admin, sn, { status: 'online' });
       }
@@ -97,7 +119,7 @@ describe('campaign engine', () => {
     });
   }
 
-  const byState = (devices: OtaDevice[], state: TCampaignDeviceState) =>
+  const byState = (devices: { sn: string }[], state: TCampaignDeviceState) =>
     Object.fromEntries(devices.map((d) => [d.sn, state]));
 
   async function jobArrives(device: OtaDevice, count = 1) {
@@ -206,58 +228,242 @@ describe('campaign engine', () => {
     });
   });
 
-  it('pauses when the failure threshold is reached, and goes on when resumed', async () => {
-    const devices = await fleet(14);
-    const campaign = await upgrade(devices, { maxConcurrent: 5, failureThresholdPercent: 50 });
+  it('judges the threshold per wave with devices in flight: a burst pauses before the next wave; resuming accepts it', async () => {
+    const devices = await fleet(10);
+    const campaign = await upgrade(devices, { waves: [50, 100], failureThresholdPercent: 40 });
     await tick();
-    const started = devices.slice(0, 5);
-    await Promise.all(started.map((d) => jobArrives(d)));
-    const good = started.slice(0, 2);
-    const bad = started.slice(2);
-    for (const d of good) await d.upgrade(d.lastJob!.jobId, d.lastJob!.payload);
-    await expectStates(campaign.id, byState(good, 'updated'));
-    for (const d of bad) {
+    const wave0 = devices.slice(0, 5);
+    const wave1 = devices.slice(5);
+    await Promise.all(wave0.map((d) => jobArrives(d)));
+    // Two of five failed while three are still on their way: 40 % of the wave, over at once.
+    for (const d of wave0.slice(0, 2)) {
       await d.report(d.lastJob!.jobId, { state: 'failed', error: 'flash write error' });
     }
-    // 3 failed of 5 finished: 60 % ≥ 50 %. The 5 slots freed on the way may have been filled
-    // meanwhile: at most 10 started.
     const paused = await expectCampaign(admin, campaign.id, {
       state: 'paused',
       pausedReason: 'failure-threshold',
-      counts: { updated: 2, failed: 3 },
+      thresholdWave: 0,
+      counts: { failed: 2, notified: 3, queued: 5 },
     });
-    expect(paused.counts.queued).toBeGreaterThanOrEqual(4);
+    expect(paused.currentWave).toBe(0);
     expect(progress.filter((p) => p.id === campaign.id).at(-1)).toMatchObject({
       state: 'paused',
-      pausedReason: 'failure-threshold',
+      thresholdWave: 0,
     });
-    expect((await campaignDevices(admin, campaign.id)).get(bad[0]!.sn)).toMatchObject({
-      state: 'failed',
-      error: 'flash write error',
-    });
-    expect((await otaLogs(bad[0]!.id)).map((l) => l.state)).toEqual(['failed']);
+    expect((await otaLogs(wave0[0]!.id)).map((l) => l.state)).toEqual(['failed']);
 
-    const sent = () => devices.reduce((sum, d) => sum + d.jobs.length, 0);
-    const before = sent();
+    // The devices in flight finish; the next wave is not sent while paused.
+    for (const d of wave0.slice(2)) await d.upgrade(d.lastJob!.jobId, d.lastJob!.payload);
+    await expectStates(campaign.id, byState(wave0.slice(2), 'updated'));
     await tick();
-    expect(sent()).toBe(before);
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'paused', currentWave: 0 });
+    expect(await states(campaign.id)).toMatchObject(byState(wave1, 'queued'));
 
-    await admin.ok('POST', '/campaign/resume', { id: campaign.id });
-    // Every device started so far (but the failed ones) upgrades, until none is left.
-    const upgraded = new Set<OtaDevice>([...good, ...bad]);
-    for (let round = 0; round < 10 && upgraded.size < devices.length; round += 1) {
-      await tick();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const waiting = devices.filter((d) => d.jobs.length > 0 && !upgraded.has(d));
-      for (const d of waiting) upgraded.add(d);
-      await Promise.all(waiting.map((d) => d.upgrade(d.lastJob!.jobId, d.lastJob!.payload)));
-      await expectStates(campaign.id, byState(waiting, 'updated'));
-    }
+    // Resuming accepts wave 0's failures: the next wave starts, and is judged on its own.
+    expect(await admin.ok('POST', '/campaign/resume', { id: campaign.id })).toMatchObject({
+      state: 'running',
+      pausedReason: null,
+      thresholdWave: null,
+    });
+    await tick();
+    await Promise.all(wave1.map((d) => jobArrives(d)));
+    await wave1[0]!.report(wave1[0]!.lastJob!.jobId, { state: 'failed', error: 'low battery' });
+    for (const d of wave1.slice(1)) await d.upgrade(d.lastJob!.jobId, d.lastJob!.payload);
+    await expectStates(campaign.id, byState(wave1.slice(1), 'updated'));
     await tick();
     await expectCampaign(admin, campaign.id, {
-      state: 'completed',
-      counts: { updated: 11, failed: 3 },
+      state: 'completed-with-failures',
+      thresholdWave: null,
+      counts: { updated: 7, failed: 3 },
+      endTime: expect.any(String),
     });
+  });
+
+  it('starts a wave only when the one before is final and soaked', async () => {
+    const devices = await fleet(4);
+    // 25 % of 4: one device, then three.
+    const campaign = await upgrade(devices, { waves: [25, 100], soakMinutes: 30 });
+    await tick();
+    const job = await jobArrives(devices[0]!);
+    await devices[0]!.report(job.jobId, { state: 'downloading', progress: 40 });
+    await tick();
+    expect(await states(campaign.id)).toMatchObject(byState(devices.slice(1), 'queued'));
+
+    await devices[0]!.upgrade(job.jobId, job.payload);
+    await expectStates(campaign.id, { [devices[0]!.sn]: 'updated' });
+    const soakEnds = new Date(t.clock.now + 30 * MINUTE).toISOString();
+    await tick();
+    await expectCampaign(admin, campaign.id, {
+      state: 'running',
+      currentWave: 0,
+      gate: 'soak',
+      gateUntil: soakEnds,
+    });
+    t.clock.advance(29 * MINUTE);
+    await tick();
+    expect(await states(campaign.id)).toMatchObject(byState(devices.slice(1), 'queued'));
+
+    t.clock.advance(MINUTE);
+    await tick();
+    await expectCampaign(admin, campaign.id, { currentWave: 1, gate: null, gateUntil: null });
+    const rest = await Promise.all(devices.slice(1).map((d) => jobArrives(d)));
+    await Promise.all(devices.slice(1).map((d, i) => d.upgrade(rest[i]!.jobId, rest[i]!.payload)));
+    await expectStates(campaign.id, byState(devices, 'updated'));
+    await tick();
+    // The last wave has no next one to soak for.
+    await expectCampaign(admin, campaign.id, { state: 'completed', gate: null });
+  });
+
+  it('awaits an operator’s approval before each wave after the first', async () => {
+    const devices = await fleet(3);
+    // 10 % of 3: one device, then 50 %: one more, then the last.
+    const campaign = await upgrade(devices, { waves: [10, 50, 100], approveEachWave: true });
+    await tick();
+    const first = await jobArrives(devices[0]!);
+    const early = await admin.post('/campaign/approve', { id: campaign.id });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('The campaign is not awaiting approval of a wave');
+
+    await devices[0]!.upgrade(first.jobId, first.payload);
+    await expectStates(campaign.id, { [devices[0]!.sn]: 'updated' });
+    await tick();
+    await expectCampaign(admin, campaign.id, { currentWave: 0, gate: 'approval' });
+    t.clock.advance(24 * 60 * MINUTE);
+    await tick();
+    expect(await states(campaign.id)).toMatchObject({ [devices[1]!.sn]: 'queued' });
+    expect(progress.filter((p) => p.id === campaign.id).at(-1)).toMatchObject({ gate: 'approval' });
+
+    const approved = await admin.post('/campaign/approve', { id: campaign.id });
+    expect(approved.json()).toMatchObject({ message: 'Approved: the next wave starts' });
+    expect((await admin.post('/campaign/approve', { id: campaign.id })).statusCode).toBe(409);
+    // Two nodes take the approved wave at once: it starts once, its device gets one job.
+    const otherNode = secondNode();
+    await Promise.all([tick(), otherNode.tick(), tick(), otherNode.tick()]);
+    await otherNode.close();
+    const second = await jobArrives(devices[1]!);
+    await expectCampaign(admin, campaign.id, { currentWave: 1, gate: null });
+    await devices[1]!.upgrade(second.jobId, second.payload);
+    await expectStates(campaign.id, { [devices[1]!.sn]: 'updated' });
+    await tick();
+    await expectCampaign(admin, campaign.id, { currentWave: 1, gate: 'approval' });
+    expect(devices[1]!.jobs).toHaveLength(1);
+    expect(await states(campaign.id)).toMatchObject({ [devices[2]!.sn]: 'queued' });
+    await admin.ok('POST', '/campaign/approve', { id: campaign.id });
+    await tick();
+    const third = await jobArrives(devices[2]!);
+    await devices[2]!.upgrade(third.jobId, third.payload);
+    await expectStates(campaign.id, byState(devices, 'updated'));
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'completed', counts: { updated: 3 } });
+  });
+
+  it('holds a wave for its offline device until the wave deadline, then moves on without it', async () => {
+    const [present, away, later] = await fleet(3, { offline: [1] });
+    // Waves by SN: the first two, then the last.
+    const campaign = await upgrade([present!, away!, later!], {
+      waves: [50, 100],
+      waveDeadlineMinutes: 10,
+      onWaveDeadline: 'continue',
+    });
+    await tick();
+    const job = await jobArrives(present!);
+    await present!.upgrade(job.jobId, job.payload);
+    await expectStates(campaign.id, { [present!.sn]: 'updated' });
+    await tick();
+    // The offline device of the wave holds the next one back until the deadline.
+    await expectCampaign(admin, campaign.id, {
+      currentWave: 0,
+      waitingOffline: 1,
+      waveDeadline: new Date(t.clock.now + 10 * MINUTE).toISOString(),
+    });
+    expect(await states(campaign.id)).toMatchObject({ [later!.sn]: 'queued' });
+    t.clock.advance(10 * MINUTE);
+    // The pass that finds the deadline passed releases the wave and starts the next one.
+    await tick();
+    expect(await states(campaign.id)).toMatchObject({
+      [away!.sn]: 'queued',
+      [later!.sn]: 'notified',
+    });
+    const next = await jobArrives(later!);
+    await expectCampaign(admin, campaign.id, {
+      currentWave: 1,
+      waveDeadline: expect.any(String),
+      counts: { queued: 1, notified: 1 },
+    });
+    await later!.upgrade(next.jobId, next.payload);
+    // The released device still upgrades when it returns.
+    await away!.connect('1.0.0');
+    const late = await jobArrives(away!);
+    await away!.upgrade(late.jobId, late.payload);
+    await expectStates(campaign.id, byState([present!, away!, later!], 'updated'));
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'completed' });
+  });
+
+  it('fails the wave’s offline devices at its deadline when told to, against the threshold', async () => {
+    const [present, away, later] = await fleet(3, { offline: [1] });
+    const campaign = await upgrade([present!, away!, later!], {
+      waves: [50, 100],
+      waveDeadlineMinutes: 10,
+      onWaveDeadline: 'fail',
+      failureThresholdPercent: 60,
+    });
+    await tick();
+    const job = await jobArrives(present!);
+    await present!.upgrade(job.jobId, job.payload);
+    await expectStates(campaign.id, { [present!.sn]: 'updated' });
+    t.clock.advance(10 * MINUTE);
+    await tick();
+    const devices = await campaignDevices(admin, campaign.id);
+    expect(devices.get(away!.sn)).toMatchObject({
+      state: 'failed',
+      error: 'offline at wave deadline',
+    });
+    expect(devices.get(later!.sn)?.state).toBe('notified');
+    // One of the wave's two failed: 50 %, under the 60 % threshold, so the next wave starts.
+    const next = await jobArrives(later!);
+    await later!.upgrade(next.jobId, next.payload);
+    await expectStates(campaign.id, { [later!.sn]: 'updated' });
+    await tick();
+    await expectCampaign(admin, campaign.id, {
+      state: 'completed-with-failures',
+      counts: { updated: 2, failed: 1 },
+    });
+  });
+
+  it('starts a scheduled campaign at its time; a scheduled one can be canceled', async () => {
+    const devices = await fleet(2);
+    const startAt = new Date(t.clock.now + 60 * MINUTE).toISOString();
+    const res = await admin.post('/campaign/add', {
+      name: 'Tonight',
+      kind: 'ota',
+      firmwareId: firmware.id,
+      target: { deviceIds: [(devices[0] as OtaDevice & { id: string }).id] },
+      startAt,
+    });
+    expect(res.json()).toMatchObject({
+      message: 'Campaign scheduled: it starts at the time set',
+      result: { state: 'scheduled', startAt },
+    });
+    const campaign = res.json().result as TCampaign;
+    const other = await upgrade(devices.slice(1), { startAt });
+    await tick();
+    expect(await states(campaign.id)).toEqual(byState(devices.slice(0, 1), 'queued'));
+    expect((await admin.post('/campaign/pause', { id: campaign.id })).statusCode).toBe(409);
+    expect(await admin.ok('POST', '/campaign/cancel', { id: other.id })).toMatchObject({
+      state: 'canceled',
+      counts: { canceled: 1 },
+    });
+
+    t.clock.advance(59 * MINUTE);
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'scheduled', counts: { queued: 1 } });
+    t.clock.advance(MINUTE);
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'running', counts: { notified: 1 } });
+    await jobArrives(devices[0]!);
+    expect(await states(other.id)).toEqual(byState(devices.slice(1), 'canceled'));
   });
 
   it('starts a device that was offline when its turn came as soon as it comes back', async () => {
@@ -327,7 +533,12 @@ describe('campaign engine', () => {
     await slow!.connect('2.0.0');
     await expectStates(campaign.id, { [slow!.sn]: 'updated' });
     await tick();
-    await expectCampaign(admin, campaign.id, { state: 'completed', counts: { failed: 3 } });
+    // Three of four failed, over the threshold of 20 %: the campaign failed.
+    await expectCampaign(admin, campaign.id, {
+      state: 'failed',
+      thresholdWave: 0,
+      counts: { failed: 3, updated: 1 },
+    });
 
     const retried = await admin.post('/campaign/retry', { id: campaign.id });
     expect(retried.json()).toMatchObject({
@@ -336,6 +547,7 @@ describe('campaign engine', () => {
     });
     const again = await expectCampaign(admin, campaign.id, {
       state: 'running',
+      thresholdWave: null,
       endTime: null,
       counts: { queued: 3, updated: 1 },
     });
@@ -398,16 +610,7 @@ describe('campaign engine', () => {
   it('two nodes ticking at once start each device once, within maxConcurrent', async () => {
     const devices = await fleet(6);
     const campaign = await upgrade(devices, { maxConcurrent: 4 });
-    const otherNode = new CampaignEngine({
-      repository: new CampaignRepository(t.db, t.dialect),
-      firmware: t.app.firmware,
-      configs: t.app.deviceConfigs,
-      downlinks: t.app.deviceGateway,
-      deviceLogs: new DeviceLogService(new DeviceLogRepository(t.db), t.clock.read),
-      bus: t.bus,
-      clock: t.clock.read,
-      log: t.app.log,
-    });
+    const otherNode = secondNode();
     await Promise.all([tick(), otherNode.tick(), tick(), otherNode.tick()]);
     await otherNode.close();
     await vi.waitFor(() => expect(devices.reduce((sum, d) => sum + d.jobs.length, 0)).toBe(4), {
@@ -451,6 +654,7 @@ describe('campaign engine', () => {
       series: 'R40',
       configPatch: { heartbeatSec: 45, wifi: { ssid: 'plant-7' } },
       target: { groupId },
+      failureThresholdPercent: 50,
     });
     expect(campaign.total).toBe(3);
     await tick();
@@ -478,8 +682,49 @@ describe('campaign engine', () => {
     });
     await tick();
     await expectCampaign(admin, campaign.id, {
-      state: 'completed',
+      state: 'completed-with-failures',
       counts: { updated: 2, failed: 1 },
     });
+  });
+
+  it('gates a configuration campaign the same way: wave by wave, with approval', async () => {
+    const groupId = (await admin.ok('POST', '/device/group/add', { name: 'Gated config' })).id;
+    const devices: RemoteDevice[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const sn = `${uniqueSn('GCF')}-${i}`;
+      await admin.ok('POST', '/device/device/add', {
+        tokenId,
+        sn,
+        name: sn,
+        series: 'R40',
+        groupId,
+      });
+      const device = new RemoteDevice(url, sn, key, 'R40');
+      connected.push(device);
+      await device.connect();
+      await expectDevice(admin, sn, { status: 'online' });
+      devices.push(device);
+    }
+    const campaign = await createCampaign(admin, {
+      name: 'Gated heartbeat',
+      kind: 'config',
+      series: 'R40',
+      configPatch: { heartbeatSec: 50 },
+      target: { groupId },
+      waves: [50, 100],
+      approveEachWave: true,
+    });
+    await tick();
+    await expectStates(campaign.id, { [devices[0]!.sn]: 'updated', [devices[1]!.sn]: 'queued' });
+    await tick();
+    await expectCampaign(admin, campaign.id, { currentWave: 0, gate: 'approval' });
+    expect(devices[1]!.of('config')).toEqual([]);
+
+    await admin.ok('POST', '/campaign/approve', { id: campaign.id });
+    await tick();
+    await expectStates(campaign.id, byState(devices, 'updated'));
+    expect(devices[1]!.config).toMatchObject({ heartbeatSec: 50 });
+    await tick();
+    await expectCampaign(admin, campaign.id, { state: 'completed' });
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { assignWaves, overThreshold, rankOf, windowOpen } from './campaign-plan.js';
+import {
+  assignWaves,
+  endOf,
+  nextWave,
+  rankOf,
+  tallyWaves,
+  waveOverThreshold,
+  windowOpen,
+} from './campaign-plan.js';
 
 const at = (hhmm: string) => Date.parse(`2026-11-21T${hhmm}:00Z`);
 
@@ -32,10 +40,56 @@ describe('campaign plan', () => {
     expect(windowOpen(null, at('03:00'))).toBe(true);
   });
 
-  it('reaches the failure threshold only after enough finished devices', () => {
-    expect(overThreshold({ updated: 0, failed: 4 }, 20, 5)).toBe(false);
-    expect(overThreshold({ updated: 4, failed: 1 }, 20, 5)).toBe(true);
-    expect(overThreshold({ updated: 5, failed: 1 }, 20, 5)).toBe(false);
+  it('judges the threshold per wave against all its devices, in flight too, after the accepted', () => {
+    // Wave 0: 1 device, updated. Wave 1: 10 devices, 2 failed, 8 still on their way.
+    const tallies = tallyWaves(
+      [
+        { state: 'updated', wave: 0, n: 1 },
+        { state: 'failed', wave: 1, n: 2 },
+        { state: 'downloading', wave: 1, n: 5 },
+        { state: 'queued', wave: 1, n: 3 },
+      ],
+      3,
+    );
+    expect(tallies[1]).toEqual({ size: 10, failed: 2, updated: 0, open: 8 });
+    expect(waveOverThreshold(tallies, 20, -1, 1)).toBe(1);
+    expect(waveOverThreshold(tallies, 25, -1, 1)).toBeNull();
+    // The operator accepted wave 1's failures by resuming.
+    expect(waveOverThreshold(tallies, 20, 1, 1)).toBeNull();
+  });
+
+  it('ends failed over the threshold or with nothing updated, else with or without failures', () => {
+    const end = (rows: { state: string; wave: number; n: number }[], accepted = -1) =>
+      endOf(tallyWaves(rows, 2), 20, accepted);
+    expect(
+      end([
+        { state: 'updated', wave: 0, n: 1 },
+        { state: 'updated', wave: 1, n: 9 },
+      ]),
+    ).toEqual({ state: 'completed', thresholdWave: null });
+    const oneOfTenFailed = [
+      { state: 'updated', wave: 0, n: 1 },
+      { state: 'updated', wave: 1, n: 8 },
+      { state: 'failed', wave: 1, n: 1 },
+    ];
+    expect(end(oneOfTenFailed)).toEqual({ state: 'completed-with-failures', thresholdWave: null });
+    const halfFailed = [
+      { state: 'updated', wave: 0, n: 1 },
+      { state: 'updated', wave: 1, n: 4 },
+      { state: 'failed', wave: 1, n: 4 },
+    ];
+    expect(end(halfFailed)).toEqual({ state: 'failed', thresholdWave: 1 });
+    expect(end(halfFailed, 1)).toEqual({ state: 'completed-with-failures', thresholdWave: null });
+    expect(end([{ state: 'failed', wave: 0, n: 1 }], 0)).toEqual({
+      state: 'failed',
+      thresholdWave: null,
+    });
+  });
+
+  it('skips empty waves to the next one that holds devices, or the last', () => {
+    const tallies = tallyWaves([{ state: 'queued', wave: 3, n: 2 }], 5);
+    expect(nextWave(tallies, 0)).toBe(3);
+    expect(nextWave(tallyWaves([], 3), 0)).toBe(2);
   });
 
   it('orders the steps of an upgrade; final states come after all of them', () => {

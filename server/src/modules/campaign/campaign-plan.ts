@@ -68,12 +68,83 @@ export function emptyCounts(): TCampaignCounts {
   return Object.fromEntries(CAMPAIGN_DEVICE_STATES.map((s) => [s, 0])) as TCampaignCounts;
 }
 
-/** Failed share of the finished devices reached the threshold (after at least `minFinished`). */
-export function overThreshold(
-  counts: Pick<TCampaignCounts, 'updated' | 'failed'>,
+/** A wave's devices: how many, how many failed or updated, how many still open. */
+export interface WaveTally {
+  size: number;
+  failed: number;
+  updated: number;
+  open: number;
+}
+
+/** Tallies per wave (index = wave) from counts by state and wave. */
+export function tallyWaves(
+  rows: readonly { state: string; wave: number; n: number }[],
+  waveCount: number,
+): WaveTally[] {
+  const tallies = Array.from({ length: waveCount }, () => ({
+    size: 0,
+    failed: 0,
+    updated: 0,
+    open: 0,
+  }));
+  for (const r of rows) {
+    const tally = tallies[r.wave];
+    if (!tally) continue;
+    tally.size += r.n;
+    if (r.state === 'failed') tally.failed += r.n;
+    else if (r.state === 'updated') tally.updated += r.n;
+    else if (r.state !== 'canceled') tally.open += r.n;
+  }
+  return tallies;
+}
+
+/**
+ * The first wave after `acceptedWave` (whose failures an operator accepted) up to `uptoWave` whose
+ * failed devices reached the threshold share of all its devices, finished or not: a burst of
+ * failures in a wave still in flight is judged as it comes in. Null when none.
+ */
+export function waveOverThreshold(
+  tallies: readonly WaveTally[],
   thresholdPercent: number,
-  minFinished: number,
-): boolean {
-  const finished = counts.updated + counts.failed;
-  return finished >= minFinished && counts.failed * 100 >= thresholdPercent * finished;
+  acceptedWave: number,
+  uptoWave: number,
+): number | null {
+  for (let wave = acceptedWave + 1; wave <= uptoWave && wave < tallies.length; wave += 1) {
+    const { failed, size } = tallies[wave]!;
+    if (failed > 0 && failed * 100 >= thresholdPercent * size) return wave;
+  }
+  return null;
+}
+
+export type CampaignEnd = {
+  state: 'completed' | 'completed-with-failures' | 'failed';
+  thresholdWave: number | null;
+};
+
+/**
+ * How a campaign whose devices are all final ended: failed when a wave not accepted crossed the
+ * threshold or no device was updated, completed with failures when some failed, else completed.
+ */
+export function endOf(
+  tallies: readonly WaveTally[],
+  thresholdPercent: number,
+  acceptedWave: number,
+): CampaignEnd {
+  const thresholdWave = waveOverThreshold(
+    tallies,
+    thresholdPercent,
+    acceptedWave,
+    tallies.length - 1,
+  );
+  const updated = tallies.reduce((sum, t) => sum + t.updated, 0);
+  const failed = tallies.reduce((sum, t) => sum + t.failed, 0);
+  if (thresholdWave !== null || updated === 0) return { state: 'failed', thresholdWave };
+  return { state: failed > 0 ? 'completed-with-failures' : 'completed', thresholdWave: null };
+}
+
+/** The wave after `wave` that holds devices (an empty one has nothing to wait for), or the last. */
+export function nextWave(tallies: readonly WaveTally[], wave: number): number {
+  let next = wave + 1;
+  while (next < tallies.length - 1 && tallies[next]!.size === 0) next += 1;
+  return next;
 }

@@ -1,4 +1,5 @@
 import {
+  OFFLINE_AT_WAVE_DEADLINE,
   deviceAddress,
   downTopic,
   type TCampaignDeviceState,
@@ -20,20 +21,33 @@ import type { FirmwareService } from '../firmware/firmware.service.js';
 import {
   OPEN_STATES,
   emptyCounts,
+  endOf,
   isActive,
-  overThreshold,
+  nextWave,
   rankOf,
+  tallyWaves,
+  waveOverThreshold,
   windowOpen,
+  type WaveTally,
 } from './campaign-plan.js';
 import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaign.repository.js';
 
 /*
- * The rollout engine. Every node runs it: a tick (about once a second) fails devices whose step
- * outlived its deadline, moves running campaigns from wave to wave, starts queued devices as
- * capacity, window and jitter allow, completes campaigns whose devices are all final, and
- * publishes progress. Device reports (`up/ota`), reconnects (`up/status`) and configuration
- * outcomes move single devices. Every move is a conditional update (from the state it was seen
- * in, on the same job), so two nodes acting on the same device cannot both act; starting devices
+ * The rollout engine. Every node runs it: a tick (about once a second) starts scheduled campaigns
+ * on time, fails devices whose step outlived its deadline, applies wave deadlines, moves running
+ * campaigns from wave to wave through their gates, starts queued devices as capacity, window and
+ * jitter allow, ends campaigns whose devices are all final, and publishes progress.
+ *
+ * A wave starts when every device of the waves before is final (devices offline past the wave
+ * deadline released or failed), no wave not accepted crossed the failure threshold, the soak
+ * time after the wave ended has passed and, when the campaign asks for it, an operator approved
+ * it. The threshold is judged per wave against all its devices as failures come in, so a burst
+ * pauses the campaign before the next wave is sent.
+ *
+ * Device reports (`up/ota`), reconnects (`up/status`) and configuration outcomes move single
+ * devices. Every move is a conditional update (from the state it was seen in, on the same job),
+ * so two nodes acting on the same device cannot both act; a campaign changes only from the
+ * state, wave and gate it was seen at, so two nodes cannot both open a wave; starting devices
  * holds the campaign's row for the transaction, so two nodes cannot both fill the same capacity.
  */
 
@@ -51,8 +65,6 @@ export interface CampaignEngineOptions {
   stepTimeoutMs: Record<ActiveState, number>;
   /** Lifetime of the download URL sent to a device (re-sent fresh on every reconnect). */
   urlTtlSec: number;
-  /** Finished devices needed before the failure threshold can pause a campaign. */
-  thresholdMinFinished: number;
   /** Progress of one campaign is published at most this often (state changes at once). */
   progressIntervalMs: number;
 }
@@ -71,7 +83,6 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
     updating: 15 * MINUTE,
   },
   urlTtlSec: 6 * 60 * 60,
-  thresholdMinFinished: 5,
   progressIntervalMs: 1000,
 };
 
@@ -202,34 +213,161 @@ export class CampaignEngine {
   }
 
   /**
-   * Completes a campaign with every device final (a paused one too: nothing is left to hold
-   * back), else, when it runs, opens the next waves and starts devices.
+   * Starts a scheduled campaign whose time came; ends a campaign with every device final (a
+   * paused one too: nothing is left to hold back); else, when it runs, applies the wave deadline,
+   * moves through the gates to the next waves and starts devices.
    */
-  private async rollOut(campaign: CampaignTable, now: number): Promise<void> {
+  private async rollOut(seen: CampaignTable, now: number): Promise<void> {
     const { repository } = this.deps;
-    const counts = await this.countsOf(campaign.id);
-    const active = activeOf(counts);
-    if (counts.queued === 0 && active === 0) {
-      const completed = await repository.setState(campaign.id, ['running', 'paused'], {
-        state: 'completed',
-        paused_reason: null,
-        end_time: now,
+    let campaign = seen;
+    if (campaign.state === 'scheduled') {
+      if (campaign.start_at !== null && campaign.start_at > now) return;
+      const started = await repository.setState(campaign.id, ['scheduled'], {
+        state: 'running',
+        wave_start_time: now,
       });
-      if (completed) await this.publishNow(campaign.id);
+      if (!started) return;
+      campaign = { ...campaign, state: 'running', wave_start_time: now };
+      await this.publishNow(campaign.id);
+    }
+    const waveCount = (JSON.parse(campaign.waves_json) as number[]).length;
+    let tallies = await this.talliesOf(campaign.id, waveCount);
+    if (tallies.every((t) => t.open === 0)) {
+      await this.end(campaign, tallies, now);
       return;
     }
     if (campaign.state !== 'running') return;
-    const waves = JSON.parse(campaign.waves_json) as number[];
-    let wave = campaign.current_wave;
-    // A wave is rolled out when none of its devices (nor earlier ones) is active and none that
-    // is online still waits; devices offline then start whenever they come back.
-    while (wave < waves.length - 1 && active === 0) {
-      if ((await repository.queued(campaign.id, wave, 'online')) > 0) break;
-      if (!(await repository.advanceWave(campaign.id, wave, wave + 1))) break;
-      wave += 1;
-      this.dirty.add(campaign.id);
+    const deadline = await this.passWaveDeadline(campaign, now);
+    if (deadline.failed > 0 && (await this.checkThreshold(campaign.id))) return;
+    if (deadline.passed) {
+      campaign = (await repository.find(campaign.id)) ?? campaign;
+      tallies = await this.talliesOf(campaign.id, waveCount);
     }
+    await this.openWaves(campaign, tallies, now);
     await this.fill(campaign.id);
+  }
+
+  private async end(campaign: CampaignTable, tallies: WaveTally[], now: number): Promise<void> {
+    const { state, thresholdWave } = endOf(
+      tallies,
+      campaign.failure_threshold,
+      campaign.accepted_wave,
+    );
+    const ended = await this.deps.repository.setState(campaign.id, ['running', 'paused'], {
+      state,
+      paused_reason: null,
+      threshold_wave: thresholdWave,
+      gate: null,
+      gate_until: null,
+      end_time: now,
+    });
+    if (ended) await this.publishNow(campaign.id);
+  }
+
+  /**
+   * At the current wave's deadline its devices still queued and offline fail
+   * (`offline at wave deadline`) or stop holding the wave back, as the campaign says. Says
+   * whether the deadline passed now (the campaign changed) and how many devices it failed.
+   */
+  private async passWaveDeadline(
+    campaign: CampaignTable,
+    now: number,
+  ): Promise<{ passed: boolean; failed: number }> {
+    const deadline = waveDeadlineOf(campaign);
+    if (deadline === null || now < deadline) return { passed: false, failed: 0 };
+    const { repository } = this.deps;
+    const wave = campaign.current_wave;
+    let failed = 0;
+    if (campaign.wave_deadline_action === 'fail') {
+      failed = await repository.failOffline(
+        campaign.id,
+        campaign.released_wave + 1,
+        wave,
+        OFFLINE_AT_WAVE_DEADLINE,
+        now,
+      );
+    }
+    if (await repository.release(campaign.id, wave)) this.dirty.add(campaign.id);
+    if (failed > 0) this.dirty.add(campaign.id);
+    return { passed: true, failed };
+  }
+
+  /**
+   * Moves a running campaign on from its current wave while that wave is final: through the soak
+   * time, then the approval, to the next wave that holds devices. A gate set while the wave was
+   * final is lifted when it no longer is (its failed devices were retried).
+   */
+  private async openWaves(seen: CampaignTable, seenTallies: WaveTally[], now: number) {
+    let campaign = seen;
+    let tallies = seenTallies;
+    const last = tallies.length - 1;
+    while (campaign.current_wave < last) {
+      const wave = campaign.current_wave;
+      const held = await this.holding(campaign, tallies);
+      if (held > 0) {
+        if (campaign.gate !== null) {
+          await this.change(campaign, { gate: null, gate_until: null });
+        }
+        return;
+      }
+      if (waveOverThreshold(tallies, campaign.failure_threshold, campaign.accepted_wave, wave)) {
+        await this.checkThreshold(campaign.id);
+        return;
+      }
+      if (campaign.soak_minutes > 0) {
+        if (campaign.gate_until === null) {
+          await this.change(campaign, {
+            gate: 'soak',
+            gate_until: now + campaign.soak_minutes * MINUTE,
+          });
+          return;
+        }
+        if (now < campaign.gate_until) return;
+      }
+      if (campaign.approve_each_wave && campaign.approved_wave <= wave) {
+        if (campaign.gate !== 'approval') await this.change(campaign, { gate: 'approval' });
+        return;
+      }
+      const next = nextWave(tallies, wave);
+      const values = { current_wave: next, gate: null, gate_until: null, wave_start_time: now };
+      if (!(await this.change(campaign, values))) return;
+      campaign = { ...campaign, ...values };
+      // Devices of the new wave may already be final (they got the version some other way).
+      tallies = await this.talliesOf(campaign.id, tallies.length);
+    }
+  }
+
+  /**
+   * Changes a running campaign as seen (its wave and gate), publishing it; false when another
+   * node or an operator changed it first.
+   */
+  private async change(
+    campaign: CampaignTable,
+    values: Parameters<CampaignRepository['setState']>[2],
+  ): Promise<boolean> {
+    const changed = await this.deps.repository.setState(campaign.id, ['running'], values, {
+      wave: campaign.current_wave,
+      gate: campaign.gate,
+    });
+    if (changed) await this.publishNow(campaign.id);
+    return changed;
+  }
+
+  /**
+   * Devices of the waves begun that hold the next wave back: every one not final, but for those
+   * queued offline in waves whose deadline released them.
+   */
+  private async holding(campaign: CampaignTable, tallies: WaveTally[]): Promise<number> {
+    const wave = campaign.current_wave;
+    const open = tallies.slice(0, wave + 1).reduce((sum, t) => sum + t.open, 0);
+    const released = Math.min(campaign.released_wave, wave);
+    if (open === 0 || released < 0) return open;
+    return open - (await this.deps.repository.queued(campaign.id, released, 'offline'));
+  }
+
+  private async talliesOf(campaignId: string, waveCount: number): Promise<WaveTally[]> {
+    const rows = (await this.deps.repository.counts([campaignId])).get(campaignId) ?? [];
+    return tallyWaves(rows, waveCount);
   }
 
   /**
@@ -582,32 +720,35 @@ export class CampaignEngine {
   }
 
   /**
-   * Pauses a running campaign when its failed share of the finished devices reached the
-   * threshold. Checked when a device fails, so that a campaign resumed by a user runs on until
-   * the next failure.
+   * Pauses a running campaign when the failed devices of a wave begun (and not accepted) reached
+   * the threshold share of that wave; true when it did. Checked as failures come in, so a burst
+   * stops the campaign before its next wave starts.
    */
-  private async checkThreshold(campaignId: string): Promise<void> {
+  private async checkThreshold(campaignId: string): Promise<boolean> {
     const { repository } = this.deps;
     const campaign = await repository.find(campaignId);
-    if (!campaign || campaign.state !== 'running') return;
-    const counts = await this.countsOf(campaignId);
-    if (!overThreshold(counts, campaign.failure_threshold, this.options.thresholdMinFinished))
-      return;
+    if (!campaign || campaign.state !== 'running') return false;
+    const tallies = await this.talliesOf(
+      campaignId,
+      (JSON.parse(campaign.waves_json) as number[]).length,
+    );
+    const wave = waveOverThreshold(
+      tallies,
+      campaign.failure_threshold,
+      campaign.accepted_wave,
+      campaign.current_wave,
+    );
+    if (wave === null) return false;
     const paused = await repository.setState(campaignId, ['running'], {
       state: 'paused',
       paused_reason: 'failure-threshold',
+      threshold_wave: wave,
     });
     if (paused) await this.publishNow(campaignId);
+    return paused;
   }
 
   // ---------------------------------------------------------------- progress
-
-  private async countsOf(campaignId: string) {
-    const rows = (await this.deps.repository.counts([campaignId])).get(campaignId) ?? [];
-    const counts = emptyCounts();
-    for (const r of rows) counts[r.state as TCampaignDeviceState] += r.n;
-    return counts;
-  }
 
   /** Counts and state of campaigns as the list, the detail and the live progress show them. */
   async progressOf(campaigns: CampaignTable[]): Promise<Map<string, TCampaignProgress>> {
@@ -632,6 +773,11 @@ export class CampaignEngine {
         state: c.state as TCampaignProgress['state'],
         pausedReason: c.paused_reason as TCampaignProgress['pausedReason'],
         currentWave: c.current_wave,
+        gate: c.gate as TCampaignProgress['gate'],
+        gateUntil: c.gate_until === null ? null : iso(c.gate_until),
+        thresholdWave: c.threshold_wave,
+        waveDeadline:
+          c.state === 'running' || c.state === 'paused' ? isoOrNull(waveDeadlineOf(c)) : null,
         total: c.total,
         counts,
         waitingOffline: waiting[i]!,
@@ -669,10 +815,15 @@ export class CampaignEngine {
   }
 }
 
-function activeOf(counts: Record<TCampaignDeviceState, number>): number {
-  return (
-    counts.notified + counts.downloading + counts.downloaded + counts.verified + counts.updating
-  );
+/** When the current wave's offline devices stop holding it; null without one, or once passed. */
+function waveDeadlineOf(campaign: CampaignTable): number | null {
+  if (campaign.wave_deadline_minutes === null || campaign.wave_start_time === null) return null;
+  if (campaign.released_wave >= campaign.current_wave) return null;
+  return campaign.wave_start_time + campaign.wave_deadline_minutes * MINUTE;
+}
+
+function isoOrNull(time: number | null): string | null {
+  return time === null ? null : iso(time);
 }
 
 function parseWindow(json: string | null): TCampaignWindow | null {

@@ -69,6 +69,23 @@ export interface ClaimedDevice {
   owner_name: string | null;
 }
 
+/** What the engine and the controls change of a campaign. */
+export type CampaignChange = Partial<
+  Pick<
+    CampaignTable,
+    | 'state'
+    | 'paused_reason'
+    | 'end_time'
+    | 'current_wave'
+    | 'wave_start_time'
+    | 'gate'
+    | 'gate_until'
+    | 'approved_wave'
+    | 'accepted_wave'
+    | 'threshold_wave'
+  >
+>;
+
 export interface StateCount {
   state: string;
   wave: number;
@@ -185,37 +202,55 @@ export class CampaignRepository {
     return { records, total: Number(total?.n ?? 0) };
   }
 
-  /** Campaigns the engine works on: running ones start devices, paused ones still watch theirs. */
+  /**
+   * Campaigns the engine works on: scheduled ones start on time, running ones start devices,
+   * paused ones still watch theirs.
+   */
   unfinished() {
     return this.db
       .selectFrom('campaign')
       .selectAll()
-      .where('state', 'in', ['running', 'paused'])
+      .where('state', 'in', ['scheduled', 'running', 'paused'])
       .execute();
   }
 
-  /** Moves a campaign between states only from the ones given; false when it was elsewhere. */
+  /**
+   * Changes a campaign only from the states given and, when named, the wave it was seen on, the
+   * gate it was seen at and an approval not yet given, so that two nodes (or a node and an
+   * operator) acting on what they read cannot both act; false when it had changed.
+   */
   async setState(
     id: string,
     from: string[],
-    values: Partial<Pick<CampaignTable, 'state' | 'paused_reason' | 'end_time' | 'current_wave'>>,
+    values: CampaignChange,
+    seen: { wave?: number; gate?: string | null; approvedBelow?: number } = {},
   ): Promise<boolean> {
-    const result = await this.db
+    let query = this.db
       .updateTable('campaign')
       .set(values)
       .where('id', '=', id)
-      .where('state', 'in', from)
-      .executeTakeFirst();
+      .where('state', 'in', from);
+    if (seen.wave !== undefined) query = query.where('current_wave', '=', seen.wave);
+    if (seen.gate !== undefined) {
+      query =
+        seen.gate === null ? query.where('gate', 'is', null) : query.where('gate', '=', seen.gate);
+    }
+    if (seen.approvedBelow !== undefined) {
+      query = query.where('approved_wave', '<', seen.approvedBelow);
+    }
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async advanceWave(id: string, from: number, to: number): Promise<boolean> {
+  /** Releases the offline devices of the waves up to `wave` from holding the next wave back. */
+  async release(id: string, wave: number): Promise<boolean> {
     const result = await this.db
       .updateTable('campaign')
-      .set({ current_wave: to })
+      .set({ released_wave: wave })
       .where('id', '=', id)
       .where('state', '=', 'running')
-      .where('current_wave', '=', from)
+      .where('current_wave', '=', wave)
+      .where('released_wave', '<', wave)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -239,8 +274,8 @@ export class CampaignRepository {
   }
 
   /**
-   * Queued devices of the waves begun whose device is online (a wave is rolled out when none are
-   * left) or offline (they start when it returns). Read from the campaign's queued devices with a
+   * Queued devices of the waves up to `uptoWave` whose device is online or offline (they start
+   * when it returns). Read from the campaign's queued devices with a
    * key lookup of each device: starting from the company's offline devices instead was 50 times
    * slower on PostgreSQL without table statistics (a fresh or just-grown table), when the planner
    * joins on the wrong index.
@@ -287,6 +322,31 @@ export class CampaignRepository {
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { records, total: Number(total?.n ?? 0) };
+  }
+
+  /**
+   * Queued devices of the waves from `fromWave` to `uptoWave` whose device is offline → failed
+   * with `error`; returns how many moved.
+   */
+  async failOffline(
+    campaignId: string,
+    fromWave: number,
+    uptoWave: number,
+    error: string,
+    now: number,
+  ): Promise<number> {
+    const result = await this.db
+      .updateTable('campaign_device')
+      .set({ state: 'failed', error, deadline: null, update_time: now })
+      .where('campaign_id', '=', campaignId)
+      .where('state', '=', 'queued')
+      .where('wave', '>=', fromWave)
+      .where('wave', '<=', uptoWave)
+      .where('device_id', 'in', (eb) =>
+        eb.selectFrom('device').select('device.id').where('device.status', '<>', 'online'),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** Devices whose current step passed its deadline. */

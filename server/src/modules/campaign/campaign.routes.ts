@@ -46,8 +46,11 @@ export function campaignRoutes(campaigns: CampaignService): FastifyPluginAsyncZo
           response: responses(ZCampaign),
         },
       },
-      async (req) =>
-        ok(await campaigns.add(req.scope, req.body), message(req.lang, 'campaignStarted')),
+      async (req) => {
+        const campaign = await campaigns.add(req.scope, req.body);
+        const said = campaign.state === 'scheduled' ? 'campaignScheduled' : 'campaignStarted';
+        return ok(campaign, message(req.lang, said));
+      },
     );
 
     app.get(
@@ -113,13 +116,29 @@ export function campaignRoutes(campaigns: CampaignService): FastifyPluginAsyncZo
         config: { permission: 'campaign:control' },
         schema: {
           tags,
-          summary: 'Resume a paused campaign',
+          summary:
+            'Resume a paused campaign; after the failure threshold paused it, accepts the failures of its waves begun',
           body: ZCampaignAction,
           response: responses(ZCampaign),
         },
       },
       async (req) =>
         ok(await campaigns.resume(req.scope, req.body.id), message(req.lang, 'campaignResumed')),
+    );
+
+    app.post(
+      '/campaign/approve',
+      {
+        config: { permission: 'campaign:control' },
+        schema: {
+          tags,
+          summary: 'Let the next wave start, when the campaign awaits approval (gate: approval)',
+          body: ZCampaignAction,
+          response: responses(ZCampaign),
+        },
+      },
+      async (req) =>
+        ok(await campaigns.approve(req.scope, req.body.id), message(req.lang, 'campaignApproved')),
     );
 
     app.post(

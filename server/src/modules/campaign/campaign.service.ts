@@ -1,4 +1,5 @@
 import {
+  CAMPAIGN_END_STATES,
   CONFIG_DEFAULTS,
   compareVersions,
   configProblem,
@@ -15,6 +16,7 @@ import {
   type TCampaignTarget,
   type TCampaignWindow,
   type TDeviceSeries,
+  type TWaveDeadlineAction,
 } from '@blrms/contracts';
 import type { DataRuleService } from '../../platform/auth/data-rules.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
@@ -32,7 +34,7 @@ import { iso, pageResult, type Page } from '../device/paging.js';
 import { DEVICE_RULES } from '../device/stats-columns.js';
 import { assignWaves } from './campaign-plan.js';
 import type { CampaignEngine, FirmwareSource } from './campaign.engine.js';
-import type { CampaignRepository, TargetDevice } from './campaign.repository.js';
+import type { CampaignChange, CampaignRepository, TargetDevice } from './campaign.repository.js';
 
 /** Ids or SNs named in an error message: enough to find them, not a wall of text. */
 const NAMED_MAX = 5;
@@ -91,6 +93,8 @@ export class CampaignService {
     // Waves follow SN order, so that a campaign over the same devices always splits the same way.
     const ordered = [...devices].sort((a, b) => (a.sn < b.sn ? -1 : a.sn > b.sn ? 1 : 0));
     const waves = assignWaves(ordered.length, input.waves);
+    const startAt = input.startAt === undefined ? null : Date.parse(input.startAt);
+    const scheduled = startAt !== null && startAt > now;
     const rows = ordered.map((d, i): CampaignDeviceTable => ({
       campaign_id: id,
       device_id: d.id,
@@ -120,13 +124,27 @@ export class CampaignService {
         config_patch_json: input.kind === 'config' ? JSON.stringify(input.configPatch) : null,
         target_json: JSON.stringify(input.target),
         waves_json: JSON.stringify(input.waves),
-        max_concurrent: input.maxConcurrent,
+        // More at once than a wave holds would only mean the whole wave at once.
+        max_concurrent: Math.min(input.maxConcurrent, largestWave(waves)),
         failure_threshold: input.failureThresholdPercent,
         window_json: input.window ? JSON.stringify(input.window) : null,
         jitter_sec: input.jitterSec,
-        state: 'running',
+        soak_minutes: input.soakMinutes,
+        approve_each_wave: input.approveEachWave ? 1 : 0,
+        wave_deadline_minutes: input.waveDeadlineMinutes ?? null,
+        wave_deadline_action: input.onWaveDeadline,
+        start_at: startAt,
+        state: scheduled ? 'scheduled' : 'running',
         paused_reason: null,
         current_wave: 0,
+        wave_start_time: scheduled ? null : now,
+        gate: null,
+        gate_until: null,
+        // The first wave starts with the campaign: creating it approves it.
+        approved_wave: 0,
+        accepted_wave: -1,
+        released_wave: -1,
+        threshold_wave: null,
         total: rows.length,
         create_by: scope.username,
         create_time: now,
@@ -192,8 +210,46 @@ export class CampaignService {
     return this.detail(scope, id);
   }
 
+  /**
+   * Resumes a paused campaign. After the failure threshold paused it, resuming accepts the failures
+   * of the waves begun: the threshold no longer judges them, and the next wave (once the current
+   * one is final and soaked) needs no approval, the operator having just given it.
+   */
   async resume(scope: Scope, id: string): Promise<TCampaign> {
-    await this.control(scope, id, ['paused'], 'resume', { state: 'running', paused_reason: null });
+    const campaign = await this.require(scope, id);
+    const accepting = campaign.state === 'paused' && campaign.paused_reason === 'failure-threshold';
+    const resumed = accepting
+      ? await this.repository.setState(
+          id,
+          ['paused'],
+          {
+            state: 'running',
+            paused_reason: null,
+            threshold_wave: null,
+            accepted_wave: campaign.current_wave,
+            approved_wave: campaign.current_wave + 1,
+          },
+          { wave: campaign.current_wave },
+        )
+      : await this.repository.setState(id, ['paused'], { state: 'running', paused_reason: null });
+    if (!resumed) throw conflict(campaign, 'resume');
+    await this.engine.publishNow(id);
+    this.engine.soon();
+    return this.detail(scope, id);
+  }
+
+  /** Lets the next wave start once the campaign waits for an approval. */
+  async approve(scope: Scope, id: string): Promise<TCampaign> {
+    const campaign = await this.require(scope, id);
+    const next = campaign.current_wave + 1;
+    const approved = await this.repository.setState(
+      id,
+      ['running'],
+      { approved_wave: next },
+      { wave: campaign.current_wave, gate: 'approval', approvedBelow: next },
+    );
+    if (!approved) throw new AppError('campaignNotAwaitingApproval', 409);
+    await this.engine.publishNow(id);
     this.engine.soon();
     return this.detail(scope, id);
   }
@@ -201,7 +257,7 @@ export class CampaignService {
   /** Devices not finished are canceled; those already running are told nothing more. */
   async cancel(scope: Scope, id: string): Promise<TCampaign> {
     const now = this.clock();
-    await this.control(scope, id, ['running', 'paused'], 'cancel', {
+    await this.control(scope, id, ['scheduled', 'running', 'paused'], 'cancel', {
       state: 'canceled',
       paused_reason: null,
       end_time: now,
@@ -211,15 +267,26 @@ export class CampaignService {
     return this.detail(scope, id);
   }
 
-  /** Failed devices go back to the queue with a new job id; a completed campaign runs again. */
+  /**
+   * Failed devices go back to the queue with a new job id; an ended campaign runs again (a wave
+   * the threshold failed is judged afresh on the retried devices).
+   */
   async retry(scope: Scope, id: string): Promise<{ count: number }> {
     const campaign = await this.require(scope, id);
-    if (campaign.state === 'canceled') {
+    if (campaign.state === 'canceled' || campaign.state === 'scheduled') {
       throw new AppError('campaignStateConflict', 409, { state: campaign.state });
     }
-    const count = await this.repository.requeueFailed(id, this.clock(), newId);
+    const now = this.clock();
+    const count = await this.repository.requeueFailed(id, now, newId);
     if (count > 0) {
-      await this.repository.setState(id, ['completed'], { state: 'running', end_time: null });
+      const ended = CAMPAIGN_END_STATES.filter((s) => s !== 'canceled');
+      // The retried devices get the wave deadline afresh, from now.
+      await this.repository.setState(id, ended, {
+        state: 'running',
+        threshold_wave: null,
+        wave_start_time: now,
+        end_time: null,
+      });
       await this.engine.publishNow(id);
       this.engine.soon();
     }
@@ -230,13 +297,11 @@ export class CampaignService {
     scope: Scope,
     id: string,
     from: string[],
-    action: 'pause' | 'resume' | 'cancel',
-    values: Parameters<CampaignRepository['setState']>[2],
+    action: 'pause' | 'cancel',
+    values: CampaignChange,
   ): Promise<void> {
     const campaign = await this.require(scope, id);
-    if (!(await this.repository.setState(id, from, values))) {
-      throw new AppError('campaignStateConflict', 409, { state: campaign.state, action });
-    }
+    if (!(await this.repository.setState(id, from, values))) throw conflict(campaign, action);
     if (action !== 'cancel') await this.engine.publishNow(id);
   }
 
@@ -329,6 +394,17 @@ export class CampaignService {
   }
 }
 
+function conflict(campaign: CampaignTable, action: string): AppError {
+  return new AppError('campaignStateConflict', 409, { state: campaign.state, action });
+}
+
+/** Devices in the largest wave of a campaign (`waves` holds each device's wave). */
+function largestWave(waves: readonly number[]): number {
+  const sizes = new Map<number, number>();
+  for (const wave of waves) sizes.set(wave, (sizes.get(wave) ?? 0) + 1);
+  return Math.max(1, ...sizes.values());
+}
+
 function versionInRange(version: string | null, target: TCampaignTarget): boolean {
   if (!target.versionFrom && !target.versionTo) return true;
   if (version === null) return false;
@@ -352,6 +428,11 @@ function toCampaign(row: CampaignTable, progress: TCampaignProgress): TCampaign 
     waves: JSON.parse(row.waves_json) as number[],
     maxConcurrent: row.max_concurrent,
     failureThresholdPercent: row.failure_threshold,
+    soakMinutes: row.soak_minutes,
+    approveEachWave: row.approve_each_wave === 1,
+    waveDeadlineMinutes: row.wave_deadline_minutes,
+    onWaveDeadline: row.wave_deadline_action as TWaveDeadlineAction,
+    startAt: row.start_at === null ? null : iso(row.start_at),
     window: row.window_json ? (JSON.parse(row.window_json) as TCampaignWindow) : null,
     jitterSec: row.jitter_sec,
     createBy: row.create_by,

@@ -161,6 +161,10 @@ describe('campaign API', () => {
         /^window\.start: must be HH:mm/,
       ],
       ['a jitter over an hour', { jitterSec: 7200 }, /^jitterSec: must be at most 3600/],
+      ['a negative soak time', { soakMinutes: -1 }, /^soakMinutes: must be at least 0/],
+      ['a wave deadline of no time', { waveDeadlineMinutes: 0 }, /^waveDeadlineMinutes: /],
+      ['an unknown deadline action', { onWaveDeadline: 'wait' }, /^onWaveDeadline: /],
+      ['a start time that is no time', { startAt: 'tonight' }, /^startAt: /],
       ['an empty target', { target: {} }, /^target\.deviceIds: name devices, a group or a series/],
       [
         'an inverted version range',
@@ -389,6 +393,7 @@ describe('campaign API', () => {
       );
       const campaign = await createCampaign(operator, ota({ name: 'Operator upgrade' }));
       expect((await viewer.post('/campaign/pause', { id: campaign.id })).statusCode).toBe(403);
+      expect((await viewer.post('/campaign/approve', { id: campaign.id })).statusCode).toBe(403);
       expect(await viewer.ok('GET', `/campaign/detail?id=${campaign.id}`)).toMatchObject({
         name: 'Operator upgrade',
       });
@@ -407,6 +412,10 @@ describe('campaign API', () => {
         failureThresholdPercent: 30,
         window: { start: '22:00', end: '06:00', utcOffsetMinutes: 480 },
         jitterSec: 30,
+        soakMinutes: 15,
+        approveEachWave: true,
+        waveDeadlineMinutes: 120,
+        onWaveDeadline: 'fail',
       });
       expect(campaign).toMatchObject({
         name: 'Waves',
@@ -422,6 +431,15 @@ describe('campaign API', () => {
         failureThresholdPercent: 30,
         window: { start: '22:00', end: '06:00', utcOffsetMinutes: 480 },
         jitterSec: 30,
+        soakMinutes: 15,
+        approveEachWave: true,
+        waveDeadlineMinutes: 120,
+        onWaveDeadline: 'fail',
+        startAt: null,
+        gate: null,
+        gateUntil: null,
+        thresholdWave: null,
+        waveDeadline: expect.any(String),
         currentWave: 0,
         total: 6,
         counts: { queued: 6, notified: 0, updated: 0, failed: 0, canceled: 0 },
@@ -455,6 +473,21 @@ describe('campaign API', () => {
       expect(listed.records.map((c: TCampaign) => c.id)).toEqual([campaign.id]);
     });
 
+    it('runs no more devices at once than its largest wave holds', async () => {
+      // The group's four R40 devices: 25 % → one, then three.
+      const campaign = await createCampaign(admin, ota({ name: 'Small', waves: [25, 100] }));
+      expect(campaign).toMatchObject({
+        maxConcurrent: 3,
+        soakMinutes: 0,
+        approveEachWave: false,
+        waveDeadlineMinutes: null,
+        onWaveDeadline: 'continue',
+        waveDeadline: null,
+      });
+      const fewer = await createCampaign(admin, ota({ name: 'Fewer', maxConcurrent: 2 }));
+      expect(fewer.maxConcurrent).toBe(2);
+    });
+
     it('pauses, resumes and cancels; refuses what the state does not allow', async () => {
       const campaign = await createCampaign(admin, ota({ name: 'Controls' }));
       const conflict = await admin.post('/campaign/resume', { id: campaign.id });
@@ -474,7 +507,7 @@ describe('campaign API', () => {
         counts: { queued: 0, canceled: 4 },
         endTime: expect.any(String),
       });
-      for (const action of ['pause', 'resume', 'cancel', 'retry']) {
+      for (const action of ['pause', 'resume', 'cancel', 'retry', 'approve']) {
         expect((await admin.post(`/campaign/${action}`, { id: campaign.id })).statusCode).toBe(409);
       }
       const zh = await t.app.inject({

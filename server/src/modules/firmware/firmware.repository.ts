@@ -8,7 +8,7 @@ import { scoped } from '../../platform/db/scoped.js';
 import { readSetting, sharedSecret, writeSetting } from '../../platform/db/settings.js';
 
 /** Campaign states in which a campaign still installs its firmware. */
-const UNFINISHED_CAMPAIGN_STATES = ['running', 'paused'];
+const UNFINISHED_CAMPAIGN_STATES = ['scheduled', 'running', 'paused'];
 
 /** Whether an unfinished campaign installs the firmware row of the outer query. */
 const inUse = (eb: ExpressionBuilder<Database, 'firmware'>) =>

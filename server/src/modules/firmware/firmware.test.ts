@@ -448,7 +448,7 @@ describe('firmware library', () => {
       expect(edited).toMatchObject({ id, releaseNotes: 'Fixes DHCP', version: '4.0.0' });
     });
 
-    it('refuses to delete a firmware a running or paused campaign installs', async () => {
+    it('refuses to delete a firmware a scheduled, running or paused campaign installs', async () => {
       const companyId = (
         await t.db
           .selectFrom('firmware')
@@ -473,9 +473,21 @@ describe('firmware library', () => {
           failure_threshold: 20,
           window_json: null,
           jitter_sec: 0,
+          soak_minutes: 0,
+          approve_each_wave: 0,
+          wave_deadline_minutes: null,
+          wave_deadline_action: 'continue',
+          start_at: null,
           state: 'running',
           paused_reason: null,
           current_wave: 0,
+          wave_start_time: t.clock.now,
+          gate: null,
+          gate_until: null,
+          approved_wave: 0,
+          accepted_wave: -1,
+          released_wave: -1,
+          threshold_wave: null,
           total: 0,
           create_by: 'admin',
           create_time: t.clock.now,
@@ -485,12 +497,12 @@ describe('firmware library', () => {
       const url = (await admin.ok('GET', `/firmware/downloadUrl?id=${id}`)).url;
 
       expect((await admin.ok('GET', `/firmware/queryById?id=${id}`)).inUse).toBe(true);
-      for (const state of ['running', 'paused']) {
+      for (const state of ['scheduled', 'running', 'paused']) {
         await t.db.updateTable('campaign').set({ state }).where('id', '=', campaignId).execute();
         const refused = await admin.del(`/firmware/delete?id=${id}`);
         expect(refused.statusCode, state).toBe(409);
         expect(refused.json().message).toBe(
-          'A running or paused upgrade campaign uses this firmware: it cannot be deleted',
+          'A scheduled, running or paused upgrade campaign uses this firmware: it cannot be deleted',
         );
       }
       expect(fs.existsSync(path.join(firmwareDir(), id))).toBe(true);

@@ -472,9 +472,22 @@ export interface CampaignTable {
   failure_threshold: number;
   window_json: string | null;
   jitter_sec: number;
+  soak_minutes: number;
+  /** 0/1 */
+  approve_each_wave: number;
+  wave_deadline_minutes: number | null;
+  wave_deadline_action: string;
+  start_at: number | null;
   state: string;
   paused_reason: string | null;
   current_wave: number;
+  wave_start_time: number | null;
+  gate: string | null;
+  gate_until: number | null;
+  approved_wave: number;
+  accepted_wave: number;
+  released_wave: number;
+  threshold_wave: number | null;
   total: number;
   create_by: string | null;
   create_time: number;

@@ -438,6 +438,18 @@ const CATALOGUE = {
   },
   // Campaigns (issue 5, helper C).
   campaignStarted: { 'zh-CN': '任务已开始', 'en-US': 'Campaign started' },
+  campaignScheduled: {
+    'zh-CN': '任务已计划，将按设定时间开始',
+    'en-US': 'Campaign scheduled: it starts at the time set',
+  },
+  campaignApproved: {
+    'zh-CN': '已批准，下一批次即将开始',
+    'en-US': 'Approved: the next wave starts',
+  },
+  campaignNotAwaitingApproval: {
+    'zh-CN': '任务当前没有等待批准的批次',
+    'en-US': 'The campaign is not awaiting approval of a wave',
+  },
   campaignPaused: { 'zh-CN': '任务已暂停', 'en-US': 'Campaign paused' },
   campaignResumed: { 'zh-CN': '任务已继续', 'en-US': 'Campaign resumed' },
   campaignCanceled: { 'zh-CN': '任务已取消', 'en-US': 'Campaign canceled' },
@@ -517,8 +529,9 @@ const CATALOGUE = {
     'en-US': (p) => `version: ${p.series} firmware ${p.version} already exists`,
   },
   firmwareInUse: {
-    'zh-CN': '该固件正被进行中或已暂停的升级任务使用，不能删除',
-    'en-US': 'A running or paused upgrade campaign uses this firmware: it cannot be deleted',
+    'zh-CN': '该固件正被已计划、进行中或已暂停的升级任务使用，不能删除',
+    'en-US':
+      'A scheduled, running or paused upgrade campaign uses this firmware: it cannot be deleted',
   },
   firmwareUrlInvalid: { 'zh-CN': '下载链接无效', 'en-US': 'Invalid download link' },
   firmwareUrlExpired: { 'zh-CN': '下载链接已过期', 'en-US': 'The download link has expired' },

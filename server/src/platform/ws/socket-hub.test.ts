@@ -629,6 +629,10 @@ describe('configuration, commands and campaigns on the console websocket', () =>
     state: 'running',
     pausedReason: null,
     currentWave: 0,
+    gate: null,
+    gateUntil: null,
+    thresholdWave: null,
+    waveDeadline: null,
     total: 200,
     counts: Object.fromEntries(
       CAMPAIGN_DEVICE_STATES.map((s) => [s, s === 'queued' ? 200 : 0]),

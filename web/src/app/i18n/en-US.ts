@@ -270,9 +270,12 @@ const enUS: Messages = {
     change: 'Change',
     state: 'State',
     states: {
+      scheduled: 'Scheduled',
       running: 'Running',
       paused: 'Paused',
       completed: 'Completed',
+      'completed-with-failures': 'Completed with failures',
+      failed: 'Failed',
       canceled: 'Canceled',
     },
     deviceStates: {
@@ -332,7 +335,7 @@ const enUS: Messages = {
     },
     wavesCustomPlaceholder: 'Cumulative percentages, e.g. 5, 25, 100',
     wavesHint:
-      'Share of the devices each wave reaches in all; a wave starts when the last one ends',
+      'Share of the devices each wave reaches in all; a wave starts when every device of the one before is done, under the failure threshold',
     wavesProblem: {
       empty: 'Enter the cumulative percentage of each wave',
       number: 'Numbers only',
@@ -342,10 +345,28 @@ const enUS: Messages = {
       count: 'At most 10 waves',
     },
     maxConcurrent: 'Max concurrent',
-    maxConcurrentHint: 'At most this many devices upgrade at the same time',
+    maxConcurrentHint:
+      'At most this many devices at the same time, and never more than the largest wave',
     failureThreshold: 'Failure threshold',
     failureThresholdHint:
-      'Pause when this share of the finished devices failed (once 5 have finished)',
+      'Pause at once when this share of a wave’s devices has failed, counting those still in progress; the next wave does not start',
+    soak: 'Soak time',
+    soakHint: 'After every device of a wave is done, wait this long before the next wave',
+    minutes: 'min',
+    approveEachWave: 'Approve each wave',
+    approveEachWaveHint:
+      'After the first wave, each wave waits until someone allowed to control campaigns approves it',
+    waveDeadline: 'Wave deadline',
+    waveDeadlineLimit: 'Limit how long a wave waits for offline devices',
+    waveDeadlineMinutes: 'Wait per wave at most',
+    onWaveDeadline: 'Devices still offline then',
+    waveDeadlineActions: {
+      continue: 'Stop holding the next wave; they upgrade when they return',
+      fail: 'Count as failed ("offline at wave deadline")',
+    },
+    startAt: 'Start',
+    startLater: 'Start at a set time',
+    startAtFuture: 'Choose a time in the future',
     window: 'Daily window',
     windowLimit: 'Start devices only in this window each day',
     windowHint:
@@ -363,6 +384,7 @@ const enUS: Messages = {
     previewNone: 'No device fits',
     start: 'Start upgrade',
     started: 'Campaign started',
+    scheduled: 'Campaign scheduled: it starts at the time set',
     backToList: 'Back to campaigns',
     notFound: 'No such campaign',
     loadFailed: 'The campaign could not be loaded',
@@ -374,6 +396,13 @@ const enUS: Messages = {
     pauseContent: 'No further devices are notified; devices already upgrading finish.',
     resumeTitle: 'Resume "{{name}}"?',
     resumeContent: 'Continues where it stopped, with the same waves and concurrency.',
+    resumeThresholdContent:
+      'Resuming accepts the failures of wave {{wave}}: the threshold no longer judges it, and the next wave starts once it is done (and soaked).',
+    approve: 'Approve next wave',
+    approveTitle: 'Start wave {{next}} of "{{name}}"?',
+    approveContent:
+      'The devices of wave {{next}} are notified as the concurrency, window and jitter allow.',
+    approved: 'Approved: the next wave starts',
     cancelTitle: 'Cancel "{{name}}"?',
     cancelContent:
       'Devices not yet started are not upgraded, and the campaign cannot be resumed. Devices already updated keep their firmware.',
@@ -390,6 +419,39 @@ const enUS: Messages = {
     pausedReasons: {
       user: 'Paused by a user',
       'failure-threshold': 'Failures reached the threshold',
+    },
+    gateStates: {
+      soak: 'Soaking',
+      approval: 'Awaiting approval',
+    },
+    gates: {
+      scheduled: 'Scheduled: starts at {{time}}',
+      soak: 'Wave {{wave}} is done. The next wave starts after the soak time, at {{time}}',
+      approval: 'Wave {{wave}} is done. Wave {{next}} awaits approval',
+      threshold:
+        'Paused: wave {{wave}} reached the failure threshold of {{threshold}}%. Resuming accepts its failures; then the next wave starts.',
+      deadline: 'This wave waits for its offline devices until {{time}}; then {{outcome}}',
+      failedThreshold: 'Failed: wave {{wave}} reached the failure threshold of {{threshold}}%',
+      failedNothing: 'Failed: no device was updated',
+      completedWithFailures:
+        'Completed with {{failed}} failed: see the reasons below, or retry the failed devices',
+    },
+    soakNone: 'None',
+    approvalEach: 'Each wave after the first',
+    approvalNone: 'Not needed',
+    waveDeadlineSetting: '{{minutes}} min, then {{outcome}}',
+    waveDeadlineOutcomes: {
+      continue: 'the next wave goes on without its offline devices',
+      fail: 'its offline devices count as failed',
+    },
+    waveDeadlineNone: 'None: a wave waits for all its devices',
+    startNow: 'At once when created',
+    errors: {
+      offlineAtWaveDeadline: 'Offline at the wave deadline',
+      timeoutIn: 'Timed out at step "{{step}}"',
+      sha256Mismatch: 'SHA-256 does not match',
+      versionMismatch: 'Wrong version after the reboot',
+      firmwareNotFound: 'Firmware not found',
     },
     noWindow: 'Any time',
     overMidnight: 'past midnight',
@@ -758,11 +820,6 @@ const enUS: Messages = {
         tenth: 'Two waves',
         canary: 'Three waves',
       },
-      maxConcurrent: 'Max concurrent',
-      maxConcurrentHint: 'At most this many devices apply the change at the same time',
-      failureThreshold: 'Failure threshold',
-      failureThresholdHint:
-        'Pause when this share of the finished devices failed (once 5 have finished)',
       start: 'Start bulk configuration',
       started: 'Bulk configuration "{{name}}" started',
       targetMissing: 'Choose the devices and the series first',

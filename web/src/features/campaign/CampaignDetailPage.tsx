@@ -1,6 +1,7 @@
 import {
   ArrowLeftOutlined,
   CaretRightOutlined,
+  CheckOutlined,
   PauseOutlined,
   RedoOutlined,
   StopOutlined,
@@ -36,6 +37,7 @@ import { formatWaves, formatWindow, spansMidnight } from './campaign-form';
 import { statePercent, statesOfKind } from './campaign-progress';
 import { CampaignProgressBar } from './CampaignProgressBar';
 import { CampaignDeviceTable } from './CampaignDeviceTable';
+import { CampaignGateNotice } from './CampaignGateNotice';
 import { CampaignStateTag } from './CampaignTags';
 import { useCampaignProgress } from './use-campaign-live';
 import type { CampaignAction, CampaignDeviceParams } from './use-campaigns';
@@ -74,18 +76,23 @@ function targetText(
   return parts.join(' · ');
 }
 
-/** The waves as tags: done ones green, the current one blue while the campaign runs. */
+/**
+ * The waves as tags: done ones green, the one that crossed the failure threshold red, the current
+ * one blue while the campaign runs.
+ */
 function WaveTags({ campaign }: { campaign: TCampaign }) {
-  const finished = campaign.state === 'completed';
+  const finished = campaign.state === 'completed' || campaign.state === 'completed-with-failures';
   return (
     <Space size={4} wrap title={formatWaves(campaign.waves)} data-testid="campaign-waves">
       {campaign.waves.map((wave, index) => {
         const color =
-          finished || index < campaign.currentWave
-            ? 'success'
-            : index === campaign.currentWave && campaign.state !== 'canceled'
-              ? 'processing'
-              : 'default';
+          index === campaign.thresholdWave
+            ? 'error'
+            : finished || index < campaign.currentWave
+              ? 'success'
+              : index === campaign.currentWave && campaign.state !== 'canceled'
+                ? 'processing'
+                : 'default';
         return (
           <Tag key={index} color={color} style={{ marginInlineEnd: 0 }}>
             {wave}%
@@ -164,7 +171,8 @@ export default function CampaignDetailPage() {
   }
 
   const c = campaign.data;
-  const open = c.state === 'running' || c.state === 'paused';
+  const open = c.state === 'scheduled' || c.state === 'running' || c.state === 'paused';
+  const awaitingApproval = c.state === 'running' && c.gate === 'approval';
 
   const confirm = (
     action: CampaignAction,
@@ -186,6 +194,24 @@ export default function CampaignDetailPage() {
         }
       },
     });
+
+  const approve = canControl && awaitingApproval && (
+    <Button
+      type="primary"
+      size="small"
+      icon={<CheckOutlined />}
+      onClick={() =>
+        confirm('approve', {
+          title: t('campaign.approveTitle', { name: c.name, next: c.currentWave + 2 }),
+          content: t('campaign.approveContent', { next: c.currentWave + 2 }),
+          done: t('campaign.approved'),
+        })
+      }
+      data-testid="campaign-approve"
+    >
+      {t('campaign.approve')}
+    </Button>
+  );
 
   const controls = canControl && (
     <Space wrap>
@@ -211,7 +237,12 @@ export default function CampaignDetailPage() {
           onClick={() =>
             confirm('resume', {
               title: t('campaign.resumeTitle', { name: c.name }),
-              content: t('campaign.resumeContent'),
+              content:
+                c.pausedReason === 'failure-threshold'
+                  ? t('campaign.resumeThresholdContent', {
+                      wave: (c.thresholdWave ?? c.currentWave) + 1,
+                    })
+                  : t('campaign.resumeContent'),
               done: t('campaign.resumed'),
             })
           }
@@ -304,13 +335,14 @@ export default function CampaignDetailPage() {
               <ArrowLeftOutlined />
             </Link>
             <span data-testid="campaign-detail-name">{c.name}</span>
-            <CampaignStateTag state={c.state} />
+            <CampaignStateTag state={c.state} gate={c.gate} />
           </Space>
         }
         // On a phone the buttons would squeeze the title out of the header: they go below it.
         extra={narrow ? undefined : controls}
       >
         {narrow && controls && <div style={{ marginBottom: 16 }}>{controls}</div>}
+        <CampaignGateNotice campaign={c} action={approve || undefined} />
         <Descriptions column={DETAIL_COLUMNS} size="small" data-testid="campaign-settings">
           <Descriptions.Item label={t('campaign.kind')}>
             {t(`campaign.kinds.${c.kind}`)}
@@ -345,6 +377,25 @@ export default function CampaignDetailPage() {
           </Descriptions.Item>
           <Descriptions.Item label={t('campaign.failureThreshold')}>
             {c.failureThresholdPercent}%
+          </Descriptions.Item>
+          <Descriptions.Item label={t('campaign.soak')}>
+            {c.soakMinutes > 0
+              ? `${formatNumber(c.soakMinutes)} ${t('campaign.minutes')}`
+              : t('campaign.soakNone')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('campaign.approveEachWave')}>
+            {c.approveEachWave ? t('campaign.approvalEach') : t('campaign.approvalNone')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('campaign.waveDeadline')}>
+            {c.waveDeadlineMinutes === null
+              ? t('campaign.waveDeadlineNone')
+              : t('campaign.waveDeadlineSetting', {
+                  minutes: formatNumber(c.waveDeadlineMinutes),
+                  outcome: t(`campaign.waveDeadlineOutcomes.${c.onWaveDeadline}`),
+                })}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('campaign.startAt')}>
+            {c.startAt ? formatDateTime(c.startAt) : t('campaign.startNow')}
           </Descriptions.Item>
           <Descriptions.Item label={t('campaign.window')}>
             {c.window

@@ -5,7 +5,7 @@ import { Progress, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
-import { statesOfKind } from './campaign-progress';
+import { deviceErrorText, statesOfKind } from './campaign-progress';
 import { CampaignDeviceStateTag } from './CampaignTags';
 import type { CampaignDevicePage, CampaignDeviceParams } from './use-campaigns';
 
@@ -93,14 +93,15 @@ export function CampaignDeviceTable({
       dataIndex: 'error',
       width: 220,
       hideInSearch: true,
-      render: (_, row) =>
-        row.error ? (
-          <Typography.Text type="danger" ellipsis={{ tooltip: row.error }}>
-            {row.error}
+      render: (_, row) => {
+        if (!row.error) return '-';
+        const text = deviceErrorText(t, row.error);
+        return (
+          <Typography.Text type="danger" ellipsis={{ tooltip: text }}>
+            {text}
           </Typography.Text>
-        ) : (
-          '-'
-        ),
+        );
+      },
     },
     {
       title: t('campaign.wave'),

@@ -35,12 +35,14 @@ import type { UpgradeFormValues, WavePreset } from './campaign-form';
 import {
   browserUtcOffsetMinutes,
   formatUtcOffset,
+  INITIAL_ROLLOUT,
   parseWaves,
   targetOf,
   upgradeBodyOf,
   upgradeFieldOf,
   WAVE_PRESET_KEYS,
 } from './campaign-form';
+import { RolloutFields } from './RolloutFields';
 import type { CampaignPreviewBody } from './use-campaigns';
 import {
   previewCampaign,
@@ -55,8 +57,7 @@ const INITIAL_VALUES: Partial<UpgradeFormValues> = {
   deviceIds: [],
   onlineOnly: false,
   wavePreset: 'all',
-  maxConcurrent: 100,
-  failureThresholdPercent: 20,
+  ...INITIAL_ROLLOUT,
   windowOn: false,
   jitterSec: 0,
 };
@@ -177,7 +178,9 @@ export function CampaignFormModal({
     if (!body) return;
     try {
       const created = await create.mutateAsync(body);
-      void message.success(t('campaign.started'));
+      void message.success(
+        created.state === 'scheduled' ? t('campaign.scheduled') : t('campaign.started'),
+      );
       form.resetFields();
       setChosenDevices([]);
       onCreated(created);
@@ -474,38 +477,8 @@ export function CampaignFormModal({
             />
           </Form.Item>
         )}
-        <Row gutter={16}>
-          <Col xs={24} sm={8}>
-            <Form.Item
-              name="maxConcurrent"
-              label={t('campaign.maxConcurrent')}
-              tooltip={t('campaign.maxConcurrentHint')}
-              rules={[
-                {
-                  required: true,
-                  message: t('form.required', { field: t('campaign.maxConcurrent') }),
-                },
-              ]}
-            >
-              <InputNumber min={1} max={10_000} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} sm={8}>
-            <Form.Item
-              name="failureThresholdPercent"
-              label={t('campaign.failureThreshold')}
-              tooltip={t('campaign.failureThresholdHint')}
-              rules={[
-                {
-                  required: true,
-                  message: t('form.required', { field: t('campaign.failureThreshold') }),
-                },
-              ]}
-            >
-              <InputNumber min={1} max={100} addonAfter="%" style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} sm={8}>
+        <RolloutFields>
+          <Col xs={12} md={6}>
             <Form.Item
               name="jitterSec"
               label={t('campaign.jitter')}
@@ -523,7 +496,7 @@ export function CampaignFormModal({
               />
             </Form.Item>
           </Col>
-        </Row>
+        </RolloutFields>
         <Form.Item label={t('campaign.window')} style={{ marginBottom: windowOn ? 8 : 24 }}>
           <Space wrap>
             <Form.Item name="windowOn" valuePropName="checked" noStyle>

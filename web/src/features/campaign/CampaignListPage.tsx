@@ -64,7 +64,7 @@ export default function CampaignListPage() {
     {
       title: t('campaign.state'),
       dataIndex: 'state',
-      width: 100,
+      width: 170,
       valueType: 'select',
       fieldProps: {
         options: CAMPAIGN_STATES.map((state) => ({
@@ -76,11 +76,11 @@ export default function CampaignListPage() {
         row.pausedReason ? (
           <Tooltip title={t(`campaign.pausedReasons.${row.pausedReason}`)}>
             <span>
-              <CampaignStateTag state={row.state} />
+              <CampaignStateTag state={row.state} gate={row.gate} />
             </span>
           </Tooltip>
         ) : (
-          <CampaignStateTag state={row.state} />
+          <CampaignStateTag state={row.state} gate={row.gate} />
         ),
     },
     {

@@ -9,6 +9,8 @@ import {
   presetOf,
   spansMidnight,
   targetOf,
+  INITIAL_ROLLOUT,
+  rolloutBodyOf,
   upgradeBodyOf,
   upgradeFieldOf,
   WAVE_PRESETS,
@@ -80,8 +82,8 @@ const values = (partial: Partial<UpgradeFormValues> = {}): UpgradeFormValues => 
   deviceIds: [DEVICE],
   onlineOnly: false,
   wavePreset: 'canary',
+  ...INITIAL_ROLLOUT,
   maxConcurrent: 50,
-  failureThresholdPercent: 20,
   windowOn: false,
   jitterSec: 0,
   ...partial,
@@ -129,6 +131,11 @@ describe('the new-upgrade form', () => {
       waves: [1, 10, 100],
       maxConcurrent: 50,
       failureThresholdPercent: 20,
+      soakMinutes: 0,
+      approveEachWave: false,
+      waveDeadlineMinutes: undefined,
+      onWaveDeadline: undefined,
+      startAt: undefined,
       window: { start: '22:00', end: '04:00', utcOffsetMinutes: browserUtcOffsetMinutes(date) },
       jitterSec: 30,
     });
@@ -136,6 +143,32 @@ describe('the new-upgrade form', () => {
       undefined,
     );
     expect(upgradeBodyOf(values({ firmwareId: undefined }), 'R40')).toBeNull();
+  });
+
+  it('sends the gates between waves and the start time only when switched on', () => {
+    const startAt = '2026-12-01T02:00:00.000Z';
+    const off = rolloutBodyOf({ ...INITIAL_ROLLOUT, waveDeadlineMinutes: 30, startAt });
+    expect(off).toMatchObject({ waveDeadlineMinutes: undefined, startAt: undefined });
+    expect(
+      rolloutBodyOf({
+        ...INITIAL_ROLLOUT,
+        soakMinutes: 15,
+        approveEachWave: true,
+        waveDeadlineOn: true,
+        waveDeadlineMinutes: 30,
+        onWaveDeadline: 'fail',
+        startLater: true,
+        startAt,
+      }),
+    ).toEqual({
+      maxConcurrent: 100,
+      failureThresholdPercent: 20,
+      soakMinutes: 15,
+      approveEachWave: true,
+      waveDeadlineMinutes: 30,
+      onWaveDeadline: 'fail',
+      startAt,
+    });
   });
 
   it("puts the server's objections on the fields they name", () => {
@@ -146,6 +179,7 @@ describe('the new-upgrade form', () => {
     expect(upgradeFieldOf(['waves'], 'canary')).toBe('wavePreset');
     expect(upgradeFieldOf(['window', 'end'], 'all')).toBe('window');
     expect(upgradeFieldOf(['maxConcurrent'], 'all')).toBe('maxConcurrent');
+    expect(upgradeFieldOf(['startAt'], 'all')).toBe('startAt');
     expect(upgradeFieldOf(['configPatch'], 'all')).toBeNull();
   });
 });

@@ -1,4 +1,9 @@
-import type { TCampaignCreateInput, TCampaignWindow, TDeviceSeries } from '@blrms/contracts';
+import type {
+  TCampaignCreateInput,
+  TCampaignWindow,
+  TDeviceSeries,
+  TWaveDeadlineAction,
+} from '@blrms/contracts';
 
 type TCampaignTargetInput = TCampaignCreateInput['target'];
 
@@ -86,9 +91,71 @@ export function spansMidnight(window: Pick<TCampaignWindow, 'start' | 'end'>): b
   return window.end < window.start;
 }
 
+/**
+ * How a campaign rolls out, as both campaign forms (upgrade, bulk configuration) hold it: the
+ * concurrency, the failure threshold and the gates between waves. `startAt` is an ISO time.
+ */
+export type RolloutValues = {
+  maxConcurrent: number;
+  failureThresholdPercent: number;
+  soakMinutes: number;
+  approveEachWave?: boolean;
+  waveDeadlineOn?: boolean;
+  waveDeadlineMinutes?: number;
+  onWaveDeadline: TWaveDeadlineAction;
+  startLater?: boolean;
+  startAt?: string;
+};
+
+export const INITIAL_ROLLOUT: RolloutValues = {
+  maxConcurrent: 100,
+  failureThresholdPercent: 20,
+  soakMinutes: 0,
+  approveEachWave: false,
+  waveDeadlineOn: false,
+  waveDeadlineMinutes: 60,
+  onWaveDeadline: 'continue',
+  startLater: false,
+};
+
+/** The rollout fields of POST add; options switched off are left out (the server's defaults). */
+export function rolloutBodyOf(
+  values: RolloutValues,
+): Pick<
+  TCampaignCreateInput,
+  | 'maxConcurrent'
+  | 'failureThresholdPercent'
+  | 'soakMinutes'
+  | 'approveEachWave'
+  | 'waveDeadlineMinutes'
+  | 'onWaveDeadline'
+  | 'startAt'
+> {
+  const deadline = values.waveDeadlineOn && values.waveDeadlineMinutes !== undefined;
+  return {
+    maxConcurrent: values.maxConcurrent,
+    failureThresholdPercent: values.failureThresholdPercent,
+    soakMinutes: values.soakMinutes,
+    approveEachWave: values.approveEachWave ?? false,
+    waveDeadlineMinutes: deadline ? values.waveDeadlineMinutes : undefined,
+    onWaveDeadline: deadline ? values.onWaveDeadline : undefined,
+    startAt: values.startLater && values.startAt ? values.startAt : undefined,
+  };
+}
+
+/** Fields of the rollout that the server names the same way. */
+export const ROLLOUT_FIELDS = [
+  'maxConcurrent',
+  'failureThresholdPercent',
+  'soakMinutes',
+  'waveDeadlineMinutes',
+  'onWaveDeadline',
+  'startAt',
+] as const satisfies readonly (keyof RolloutValues)[];
+
 /** What the new-upgrade form holds (times of day as `HH:mm`). */
 export type TargetKind = 'devices' | 'group' | 'series';
-export type UpgradeFormValues = {
+export type UpgradeFormValues = RolloutValues & {
   name: string;
   firmwareId?: string;
   targetKind: TargetKind;
@@ -99,8 +166,6 @@ export type UpgradeFormValues = {
   onlineOnly?: boolean;
   wavePreset: WavePreset;
   customWaves?: string;
-  maxConcurrent: number;
-  failureThresholdPercent: number;
   windowOn?: boolean;
   window?: { start: string; end: string };
   jitterSec: number;
@@ -155,8 +220,7 @@ export function upgradeBodyOf(
     firmwareId: values.firmwareId,
     target,
     waves,
-    maxConcurrent: values.maxConcurrent,
-    failureThresholdPercent: values.failureThresholdPercent,
+    ...rolloutBodyOf(values),
     window:
       values.windowOn && values.window
         ? windowOf(values.window.start, values.window.end, date)
@@ -168,9 +232,8 @@ export function upgradeBodyOf(
 const SAME_NAME_FIELDS = [
   'name',
   'firmwareId',
-  'maxConcurrent',
-  'failureThresholdPercent',
   'jitterSec',
+  ...ROLLOUT_FIELDS,
 ] as const satisfies readonly (keyof UpgradeFormValues)[];
 const TARGET_FIELDS = [
   'deviceIds',

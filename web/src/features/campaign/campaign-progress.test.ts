@@ -1,7 +1,9 @@
 import type { TCampaign, TCampaignCounts, TCampaignProgress } from '@blrms/contracts';
+import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import {
   activeCount,
+  deviceErrorText,
   finishedPercent,
   pageWithProgress,
   progressSegments,
@@ -34,6 +36,10 @@ const campaign: TCampaign = {
   state: 'running',
   pausedReason: null,
   currentWave: 0,
+  gate: null,
+  gateUntil: null,
+  thresholdWave: null,
+  waveDeadline: null,
   total: 10,
   counts: counts({ queued: 10 }),
   waitingOffline: 0,
@@ -46,6 +52,11 @@ const campaign: TCampaign = {
   waves: [10, 100],
   maxConcurrent: 100,
   failureThresholdPercent: 20,
+  soakMinutes: 0,
+  approveEachWave: false,
+  waveDeadlineMinutes: null,
+  onWaveDeadline: 'continue',
+  startAt: null,
   window: null,
   jitterSec: 0,
   createBy: 'admin',
@@ -57,6 +68,10 @@ const progress = (partial: Partial<TCampaignProgress>): TCampaignProgress => ({
   state: 'running',
   pausedReason: null,
   currentWave: 0,
+  gate: null,
+  gateUntil: null,
+  thresholdWave: null,
+  waveDeadline: null,
   total: 10,
   counts: counts({ queued: 10 }),
   waitingOffline: 0,
@@ -110,6 +125,11 @@ describe('campaign progress', () => {
     expect(next.counts.notified).toBe(1);
     expect(next.currentWave).toBe(1);
     expect(next.name).toBe(campaign.name);
+    const gated = withProgress(
+      campaign,
+      progress({ gate: 'soak', gateUntil: '2026-01-01T01:00:00.000Z' }),
+    );
+    expect(gated).toMatchObject({ gate: 'soak', gateUntil: '2026-01-01T01:00:00.000Z' });
     expect(withProgress(campaign, progress({}))).toBe(campaign);
     expect(withProgress(campaign, progress({ id: 'b'.repeat(32), total: 5 }))).toBe(campaign);
   });
@@ -125,6 +145,19 @@ describe('campaign progress', () => {
     expect(done.records[0]?.state).toBe('completed');
     expect(done.total).toBe(1);
     expect(page.records[0]?.state).toBe('running');
+  });
+
+  it('says the engine’s failure reasons in the user’s language, a device’s own as they came', () => {
+    const t = ((key: string, options?: Record<string, string>) =>
+      options ? `${key} ${JSON.stringify(options)}` : key) as unknown as TFunction;
+    expect(deviceErrorText(t, 'offline at wave deadline')).toBe(
+      'campaign.errors.offlineAtWaveDeadline',
+    );
+    expect(deviceErrorText(t, 'timeout in downloading')).toBe(
+      'campaign.errors.timeoutIn {"step":"campaign.deviceStates.downloading"}',
+    );
+    expect(deviceErrorText(t, 'timeout in nowhere')).toBe('timeout in nowhere');
+    expect(deviceErrorText(t, 'flash write error')).toBe('flash write error');
   });
 
   it('lists the download states only for upgrades', () => {

@@ -4,7 +4,12 @@ import type {
   TCampaignDeviceState,
   TCampaignProgress,
 } from '@blrms/contracts';
-import { CAMPAIGN_ACTIVE_STATES, CAMPAIGN_DEVICE_STATES } from '@blrms/contracts';
+import {
+  CAMPAIGN_ACTIVE_STATES,
+  CAMPAIGN_DEVICE_STATES,
+  OFFLINE_AT_WAVE_DEADLINE,
+} from '@blrms/contracts';
+import type { TFunction } from 'i18next';
 
 /** The share of a campaign's devices that has reached a final state, 0 to 100, rounded down. */
 export function finishedPercent(progress: Pick<TCampaignProgress, 'total' | 'counts'>): number {
@@ -59,6 +64,10 @@ const PROGRESS_FIELDS = [
   'state',
   'pausedReason',
   'currentWave',
+  'gate',
+  'gateUntil',
+  'thresholdWave',
+  'waveDeadline',
   'total',
   'waitingOffline',
   'endTime',
@@ -80,6 +89,10 @@ export function withProgress<T extends TCampaign>(campaign: T, progress: TCampai
     state: progress.state,
     pausedReason: progress.pausedReason,
     currentWave: progress.currentWave,
+    gate: progress.gate,
+    gateUntil: progress.gateUntil,
+    thresholdWave: progress.thresholdWave,
+    waveDeadline: progress.waveDeadline,
     total: progress.total,
     counts: countsSame ? campaign.counts : progress.counts,
     waitingOffline: progress.waitingOffline,
@@ -112,4 +125,32 @@ export function statesOfKind(kind: TCampaign['kind']): readonly TCampaignDeviceS
         ['queued', 'notified', 'updated', 'failed', 'canceled'].includes(s),
       )
     : DEVICE_STATES;
+}
+
+/** Reasons the engine gives a failed device, by the key of their translation. */
+const ENGINE_ERRORS: Partial<
+  Record<
+    string,
+    'offlineAtWaveDeadline' | 'sha256Mismatch' | 'versionMismatch' | 'firmwareNotFound'
+  >
+> = {
+  [OFFLINE_AT_WAVE_DEADLINE]: 'offlineAtWaveDeadline',
+  'sha256 mismatch': 'sha256Mismatch',
+  'version mismatch': 'versionMismatch',
+  'firmware not found': 'firmwareNotFound',
+};
+
+/**
+ * A device's failure reason in the user's language when the engine gave it (`timeout in <step>`
+ * names the step); a device's own words are shown as they came.
+ */
+export function deviceErrorText(t: TFunction, error: string): string {
+  const key = ENGINE_ERRORS[error];
+  if (key) return t(`campaign.errors.${key}`);
+  const timeout = /^timeout in (\w+)$/.exec(error);
+  const step = CAMPAIGN_DEVICE_STATES.find((state) => state === timeout?.[1]);
+  if (step) {
+    return t('campaign.errors.timeoutIn', { step: t(`campaign.deviceStates.${step}`) });
+  }
+  return error;
 }

@@ -29,7 +29,7 @@ export type CampaignPreviewBody = Pick<
   TCampaignCreateInput,
   'kind' | 'firmwareId' | 'series' | 'target'
 >;
-export type CampaignAction = 'pause' | 'resume' | 'cancel' | 'retry';
+export type CampaignAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'approve';
 
 export const campaignListKey = (params: CampaignParams) => [...KEY, 'list', params] as const;
 export const campaignKey = (id: string) => [...KEY, 'one', id] as const;

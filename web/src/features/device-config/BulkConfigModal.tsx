@@ -9,7 +9,6 @@ import {
   Empty,
   Form,
   Input,
-  InputNumber,
   Modal,
   Radio,
   Row,
@@ -24,8 +23,16 @@ import { ApiError, reportApiError } from '../../api/errors';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatNumber } from '../../shared/format';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
-import type { WavePreset } from '../campaign/campaign-form';
-import { formatWaves, WAVE_PRESET_KEYS, WAVE_PRESETS } from '../campaign/campaign-form';
+import type { RolloutValues, WavePreset } from '../campaign/campaign-form';
+import {
+  formatWaves,
+  INITIAL_ROLLOUT,
+  ROLLOUT_FIELDS,
+  rolloutBodyOf,
+  WAVE_PRESET_KEYS,
+  WAVE_PRESETS,
+} from '../campaign/campaign-form';
+import { RolloutFields } from '../campaign/RolloutFields';
 import { useCreateCampaign, useGroupChoices } from '../campaign/use-campaigns';
 import { configFields, patchOf, setValueAt, valueAt, valueFields } from './config-fields';
 import { patchProblems, serverFieldName } from './config-problems';
@@ -34,19 +41,16 @@ import { useBulkPreview } from './use-device-config';
 
 type TargetKind = 'selection' | 'group' | 'series';
 type Values = Record<string, unknown>;
-type Rollout = {
+type Rollout = RolloutValues & {
   name: string;
   wavePreset: Exclude<WavePreset, 'custom'>;
-  maxConcurrent: number;
-  failureThresholdPercent: number;
 };
 
-const ROLLOUT_FIELDS: readonly string[] = ['name', 'maxConcurrent', 'failureThresholdPercent'];
+const ROLLOUT_FORM_FIELDS: readonly string[] = ['name', ...ROLLOUT_FIELDS];
 /** A configuration change is small and quick to undo: a tenth first, then the rest. */
-const INITIAL_ROLLOUT: Omit<Rollout, 'name'> = {
+const INITIAL_BULK_ROLLOUT: Omit<Rollout, 'name'> = {
+  ...INITIAL_ROLLOUT,
   wavePreset: 'tenth',
-  maxConcurrent: 100,
-  failureThresholdPercent: 20,
 };
 const MASK = '••••••••';
 
@@ -134,7 +138,7 @@ export default function BulkConfigModal({
     configForm.setFields(inPatch.fields.map((f) => ({ name: [...f.name], errors: f.errors })));
     if (!inPatch.rest) return;
     const inRollout = fieldErrorsOf(inPatch.rest, (path) =>
-      path.length === 1 && ROLLOUT_FIELDS.includes(path[0]!) ? path : null,
+      path.length === 1 && ROLLOUT_FORM_FIELDS.includes(path[0]!) ? path : null,
     );
     rolloutForm.setFields(
       inRollout.fields.map((f) => ({ name: f.name[0] as keyof Rollout, errors: f.errors })),
@@ -158,12 +162,13 @@ export default function BulkConfigModal({
       if (problems.rest.length > 0) setNotice(problems.rest.join('; '));
       return;
     }
-    let rollout: Rollout;
     try {
-      rollout = await rolloutForm.validateFields();
+      await rolloutForm.validateFields();
     } catch {
       return;
     }
+    // With the values of the options switched off, which have no field on screen.
+    const rollout = rolloutForm.getFieldsValue(true) as Rollout;
     try {
       const campaign = await create.mutateAsync({
         name: rollout.name.trim(),
@@ -172,10 +177,13 @@ export default function BulkConfigModal({
         configPatch: patch,
         target,
         waves: [...WAVE_PRESETS[rollout.wavePreset]],
-        maxConcurrent: rollout.maxConcurrent,
-        failureThresholdPercent: rollout.failureThresholdPercent,
+        ...rolloutBodyOf(rollout),
       });
-      void message.success(t('deviceConfig.bulk.started', { name: campaign.name }));
+      void message.success(
+        campaign.state === 'scheduled'
+          ? t('campaign.scheduled')
+          : t('deviceConfig.bulk.started', { name: campaign.name }),
+      );
       onClose(true);
       void navigate(`/device/campaign/${campaign.id}`);
     } catch (e) {
@@ -329,7 +337,7 @@ export default function BulkConfigModal({
         form={rolloutForm}
         layout="vertical"
         initialValues={{
-          ...INITIAL_ROLLOUT,
+          ...INITIAL_BULK_ROLLOUT,
           name: t('deviceConfig.bulk.defaultName', { time: dayjs().format('YYYY-MM-DD HH:mm') }),
         }}
       >
@@ -364,27 +372,8 @@ export default function BulkConfigModal({
               />
             </Form.Item>
           </Col>
-          <Col xs={12} md={6}>
-            <Form.Item
-              name="maxConcurrent"
-              label={t('deviceConfig.bulk.maxConcurrent')}
-              tooltip={t('deviceConfig.bulk.maxConcurrentHint')}
-              rules={[{ required: true, message: t('deviceConfig.rule.required') }]}
-            >
-              <InputNumber min={1} max={10000} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item
-              name="failureThresholdPercent"
-              label={t('deviceConfig.bulk.failureThreshold')}
-              tooltip={t('deviceConfig.bulk.failureThresholdHint')}
-              rules={[{ required: true, message: t('deviceConfig.rule.required') }]}
-            >
-              <InputNumber min={1} max={100} addonAfter="%" style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
         </Row>
+        <RolloutFields />
       </Form>
       {notice && <Alert type="error" showIcon message={notice} data-testid="bulk-notice" />}
     </Modal>
