@@ -11,6 +11,7 @@ import {
 } from '@blrms/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import { campaignDevices, createCampaign, expectCampaign } from '../../test/campaign.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
 import { expectDevice, uniqueSn } from '../../test/mqtt-devices.js';
 import { RemoteDevice } from '../../test/remote-device.js';
@@ -356,6 +357,30 @@ describe('remote configuration', () => {
     await online(device);
     await new Promise((r) => setTimeout(r, 200));
     expect(device.of('config')).toHaveLength(1);
+  });
+
+  it('finishes a bulk configuration whose device never answers, the device failed for no answer', async () => {
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await online(device);
+    await settled(id, { reported: { version: 0 } });
+    const campaign = await createCampaign(admin, {
+      name: 'Silent heartbeat',
+      kind: 'config',
+      series: 'R40',
+      configPatch: { heartbeatSec: 45 },
+      target: { deviceIds: [id] },
+    });
+    await t.app.campaignEngine.tick();
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+    t.clock.advance(60_000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    await t.app.campaignEngine.tick();
+    await expectCampaign(admin, campaign.id, { state: 'completed', counts: { failed: 1 } });
+    expect((await campaignDevices(admin, campaign.id)).get(device.sn)).toMatchObject({
+      state: 'failed',
+      error: 'no answer within 60 s',
+    });
   });
 
   it('runs a push’s clock only while the device is online on the connection that got it', async () => {
