@@ -53,11 +53,6 @@ interface Actor {
   ip: string | null;
 }
 
-export interface DeviceConfigOptions {
-  /** How long an online device has to answer a push. */
-  answerTimeoutMs: number;
-}
-
 /** How often a campaign's change is tried again when someone else changed the device meanwhile. */
 const APPLY_ATTEMPTS = 3;
 /**
@@ -66,6 +61,7 @@ const APPLY_ATTEMPTS = 3;
  */
 const SWEEP_INTERVAL_MS = 1000;
 const SWEEP_BATCH = 500;
+const ANSWER_TIMEOUT_MS = CONFIG_ANSWER_TIMEOUT_SEC * 1000;
 
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
@@ -169,7 +165,6 @@ function toState(deviceId: string, series: TDeviceSeries, row: DeviceConfigTable
 export class DeviceConfigService {
   private readonly listeners: ((outcome: ConfigOutcome) => void)[] = [];
   private schemaCache: Record<string, Record<string, unknown>> | undefined;
-  private readonly options: DeviceConfigOptions;
   private readonly timer: NodeJS.Timeout;
   private sweeping: Promise<unknown> | null = null;
   /** The tail of each device's reports and online statuses being handled (see `inOrder`). */
@@ -183,9 +178,7 @@ export class DeviceConfigService {
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
-    options: Partial<DeviceConfigOptions> = {},
   ) {
-    this.options = { answerTimeoutMs: CONFIG_ANSWER_TIMEOUT_SEC * 1000, ...options };
     this.timer = setInterval(() => {
       this.sweeping ??= this.sweepUnanswered()
         .catch((err: unknown) => this.log.warn({ err }, 'configuration deadline sweep failed'))
@@ -526,7 +519,7 @@ export class DeviceConfigService {
     const at = this.clock();
     await this.repository.markSent(target.companyId, target.id, version, logId, {
       at,
-      deadline: at + this.options.answerTimeoutMs,
+      deadline: at + ANSWER_TIMEOUT_MS,
     });
     await this.publish(target);
     await this.gateway.send(target.sn, 'config', undefined, payload);
