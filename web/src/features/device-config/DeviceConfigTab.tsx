@@ -24,7 +24,7 @@ import type { ConfigRow } from './config-diff';
 import { compareConfigs } from './config-diff';
 import type { ConfigField } from './config-fields';
 import { configFields } from './config-fields';
-import { fullLabel } from './config-labels';
+import { failureText, fullLabel } from './config-labels';
 import { ConfigHistory } from './ConfigHistory';
 import { ConfigValue } from './ConfigValue';
 import { useDeviceConfig, useLiveDeviceConfig } from './use-device-config';
@@ -64,16 +64,6 @@ function versionText(t: TFunction, config: TDeviceConfigState) {
         })
       : t('deviceConfig.view.noReported'),
   };
-}
-
-/** Why a version failed, in the reader's language (the device's own reason as it said it). */
-export function failureText(t: TFunction, failure: TConfigFailure | null): string {
-  if (failure?.code === 'no-answer') {
-    return t('deviceConfig.failure.noAnswer', { seconds: failure.afterSec });
-  }
-  return failure?.reason
-    ? t('deviceConfig.failure.refused', { reason: failure.reason })
-    : t('deviceConfig.failure.refusedNoReason');
 }
 
 /** Why the state is what it is: the device's refusal or silence, or what the platform waits for. */
