@@ -1,5 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
-import type { TConfigFailure, TConfigState, TDevice, TDeviceConfigState } from '@blrms/contracts';
+import type { TConfigState, TDevice, TDeviceConfigState } from '@blrms/contracts';
 import {
   Alert,
   Button,
