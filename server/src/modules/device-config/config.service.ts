@@ -332,17 +332,7 @@ export class DeviceConfigService {
 
   /** A device came online: the desired version it has not answered yet goes out now. */
   deviceOnline(device: DeviceRef): Promise<void> {
-    return this.inOrder(device.id, async () => {
-      const row = await this.repository.pending(device.companyId, device.id);
-      if (!row) return;
-      const config = parseConfig(row.desired_json);
-      const target = await this.repository.target(device.companyId, device.id);
-      if (!config || !target) return;
-      await this.push(target, row.desired_version, config, row, {
-        username: row.desired_by,
-        ip: null,
-      });
-    });
+    return this.inOrder(device.id, () => this.pushPending(device));
   }
 
   // ---------------------------------------------------------------- deadlines
@@ -399,6 +389,19 @@ export class DeviceConfigService {
     return run;
   }
 
+  /** Sends the desired version the device has not answered yet, if there is one. */
+  private async pushPending(device: DeviceRef): Promise<void> {
+    const row = await this.repository.pending(device.companyId, device.id);
+    if (!row) return;
+    const config = parseConfig(row.desired_json);
+    const target = await this.repository.target(device.companyId, device.id);
+    if (!config || !target) return;
+    await this.push(target, row.desired_version, config, row, {
+      username: row.desired_by,
+      ip: null,
+    });
+  }
+
   private async handleReport(
     device: DeviceRef,
     payload: TConfigReportedPayload,
@@ -431,9 +434,9 @@ export class DeviceConfigService {
           await move(['failed'], 'applied', null);
         }
       } else if (ok && row.state === 'applied') {
-        // The device went back to an older version (a factory reset): the desired one is sent
-        // again when it next comes online.
-        await move(['applied'], 'pending', null);
+        // The device went back to an older version (a factory reset, reported at boot): it gets
+        // the desired one again, now that it is online.
+        if (await move(['applied'], 'pending', null)) await this.pushPending(device);
       } else if (!ok && row.state === 'pending') {
         const failure: Failure = { code: 'device-refused', error: payload.error ?? null };
         if (await move(['pending'], 'failed', failure)) {

@@ -263,6 +263,25 @@ describe('remote configuration', () => {
     expect(device.of('config')).toHaveLength(2);
   });
 
+  it('sends the desired version again at once to a device that comes back from a factory reset', async () => {
+    const { id, device } = await register();
+    await online(device);
+    await set(id, 0, withHeartbeat(30));
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    await offline(device);
+    device.version = 0;
+    device.config = structuredClone(R40);
+    await online(device);
+    // Its report at boot says it runs v0: the platform sends v1 again on this connection.
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(2));
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config').map((d) => d.payload)).toEqual([
+      { version: 1, config: withHeartbeat(30) },
+      { version: 1, config: withHeartbeat(30) },
+    ]);
+    expect(device.config).toEqual(withHeartbeat(30));
+  });
+
   it('shows a refusal as the protocol words it (the version kept) as failed with the device’s reason, at once', async () => {
     const { id, device } = await register();
     device.configMode = 'refuse';
