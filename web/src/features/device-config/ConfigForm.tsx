@@ -352,8 +352,8 @@ function Fields({ fields, prefix }: { fields: ConfigField[]; prefix: FormName })
 /**
  * A series' configuration as a form, rendered from its schema. `full` edits a whole
  * configuration (prefilled by the caller); `patch` edits a change (empty, or prefilled with what
- * is known), and the fields that have a value make its merge patch (`patchOf`). Secrets are
- * never prefilled: left empty, they keep their value. Each field is checked against the contracts' zod
+ * is known), and the fields that have a value make its merge patch (`patchOf`). Secrets are never
+ * prefilled: left empty, they keep their value. Each field is checked against the contracts' zod
  * schema as it changes and again on submit.
  */
 export function ConfigForm({
