@@ -56,6 +56,8 @@ interface SimulatedR40 {
   reportsAtBoot: boolean;
   /** Refuses every configuration with this reason, keeping what it runs. */
   refusal: string | null;
+  /** How long it takes to answer a configuration. */
+  applyMs: number;
 }
 
 const r40: SimulatedR40 = {
@@ -64,6 +66,7 @@ const r40: SimulatedR40 = {
   received: [],
   reportsAtBoot: true,
   refusal: null,
+  applyMs: APPLY_MS,
 };
 const configsReceived = r40.received;
 /** What a field router runs: nothing like the factory settings, and unknown to the platform. */
@@ -80,6 +83,8 @@ const legacy: SimulatedR40 = {
   received: [],
   reportsAtBoot: false,
   refusal: null,
+  // Long enough to look at the page while only the field set is known.
+  applyMs: 3 * APPLY_MS,
 };
 
 /** The whole configuration or the patch a push carried. */
@@ -87,7 +92,7 @@ const carried = (down: TConfigDownPayload | undefined) =>
   down && ('config' in down ? down.config : down.patch);
 
 /**
- * Connects a simulated R40: it applies what its schema accepts (after APPLY_MS), merging a patch
+ * Connects a simulated R40: it applies what its schema accepts (after its applyMs), merging a patch
  * into what it runs, refuses as the protocol says (reporting what it keeps), answers commands.
  */
 async function connectDevice(sim: SimulatedR40 = r40): Promise<MqttClient> {
@@ -117,7 +122,7 @@ async function connectDevice(sim: SimulatedR40 = r40): Promise<MqttClient> {
           ? { ...sim.running, result: 'error', error: problem }
           : { ...sim.running, result: 'ok' };
         void device.publishAsync(`${root}/up/config/reported`, JSON.stringify(report), { qos: 1 });
-      }, APPLY_MS);
+      }, sim.applyMs);
       return;
     }
     const rpc = /\/down\/rpc\/(.+)$/.exec(topic);
@@ -395,7 +400,7 @@ describe('a device that never reported its configuration', () => {
 
     // Before the device answers, only the field set is known; the rest is unknown.
     await seen(page.getByTestId('config-compare-wan.apn').getByTestId('config-unknown'));
-    await poll(configState, APPLY_MS + 3000).toBe('已生效');
+    await poll(configState, legacy.applyMs + 3000).toBe('已生效');
     // It answered with all it runs: its own APN, not the factory's.
     await seen(page.getByTestId('config-compare-wan.apn').getByText('plant.apn').first());
     expect(legacy.running.config).toMatchObject({ wan: { apn: 'plant.apn' }, heartbeatSec: 120 });
@@ -408,7 +413,7 @@ describe('a device that never reported its configuration', () => {
     await input('wan.apn').fill('other.apn');
     await page.getByTestId('config-save').click();
     await gone(drawer());
-    await poll(configState, APPLY_MS + 3000).toBe('失败');
+    await poll(configState, legacy.applyMs + 3000).toBe('失败');
     await seen(
       page.getByTestId('config-error').getByText('设备拒绝：wan.apn: not allowed by the carrier'),
     );
