@@ -216,8 +216,13 @@ export class DeviceCommandService {
           at: receivedAt,
         };
     if (await this.repository.finish(device.companyId, device.id, reqId, outcome)) {
-      const row = await this.repository.find(device.companyId, reqId);
-      if (row) await this.ended(row);
+      await this.ended({
+        ...command,
+        state: outcome.state,
+        result_json: outcome.resultJson,
+        error: outcome.error,
+        reply_time: outcome.at,
+      });
     } else if (!(await this.lateReply(command, outcome))) {
       this.log.debug({ sn: device.sn, reqId }, 'reply to a command that is not waiting');
       return;
@@ -279,6 +284,7 @@ export class DeviceCommandService {
       JSON.stringify(late),
     );
     if (!noted) return false;
+    // Read again: `command` may have been read before the sweep that timed it out wrote its end.
     const row = await this.repository.find(command.company_id, command.id);
     if (row) await this.ended(row);
     return true;
