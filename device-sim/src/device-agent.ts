@@ -5,6 +5,7 @@ import {
   ZConfigDownPayload,
   ZOtaDownPayload,
   changedPaths,
+  configAfter,
   configProblem,
   deviceAddress,
   downFilter,
@@ -29,7 +30,7 @@ import type { TimerWheel, WheelTimer } from './timer-wheel.js';
  * clientId = username = its address `{tokenCode}:{sn}` and the token key as password, leaves a retained `{"online":false}`
  * last will on `up/status`, subscribes to `down/#` and once the broker has confirmed that,
  * announces itself with a retained status (the platform sends pending work when the status
- * arrives), reports telemetry every interval (with the events its model raises), and does what
+ * arrives) and reports the configuration it runs, reports telemetry every interval (with the events its model raises), and does what
  * the platform sends down: applies or refuses configuration, answers commands, and upgrades its
  * firmware (download with resume, sha256 check, reboot, reconnect with the new version).
  */
@@ -309,30 +310,36 @@ export class DeviceAgent {
   }
 
   /**
-   * `down/config`: checks the whole configuration as the device's firmware would (its series'
-   * schema, then what this device will not take) and either runs it or keeps what it had.
-   * Either way it reports what it runs now.
+   * `down/config`: takes the whole configuration, or merges the patch into what it runs, and
+   * checks the result as the device's firmware would (its series' schema, then what this device
+   * will not take); either runs it or keeps what it had. Either way it reports what it runs now
+   * (a refusal with the version it kept).
    */
   applyConfig(payload: Buffer): void {
     const down = ZConfigDownPayload.safeParse(parseJson(payload));
+    const config = down.success ? configAfter(this.config, down.data) : this.config;
     const problem = down.success
-      ? (configProblem(this.model.series, down.data.config) ?? this.refusal(down.data.config))
+      ? (configProblem(this.model.series, config) ?? this.refusal(config))
       : `(payload): ${down.error.issues[0]?.message ?? 'invalid'}`;
-    let report: TConfigReportedPayload;
     if (problem !== null || !down.success) {
       this.host.counters.configsRefused += 1;
-      report = {
-        version: this.configVersion,
-        config: this.config,
-        result: 'error',
-        error: problem ?? 'invalid',
-      };
+      this.reportConfig('error', problem ?? 'invalid');
     } else {
       this.host.counters.configsApplied += 1;
-      this.config = down.data.config;
+      this.config = config;
       this.configVersion = down.data.version;
-      report = { version: this.configVersion, config: this.config, result: 'ok' };
+      this.reportConfig('ok');
     }
+  }
+
+  /** `up/config/reported`: the configuration it runs, and how it took the last one sent. */
+  private reportConfig(result: 'ok' | 'error', error?: string): void {
+    const report: TConfigReportedPayload = {
+      version: this.configVersion,
+      config: this.config,
+      result,
+      ...(error === undefined ? {} : { error }),
+    };
     this.publish(this.topic('config/reported'), JSON.stringify(report), 1, false);
   }
 
@@ -444,6 +451,8 @@ export class DeviceAgent {
       signal: this.model.signal(),
     };
     this.publish(this.topic('status'), JSON.stringify(status), 1, true);
+    // What it runs, so that the platform knows it before it changes any of it.
+    this.reportConfig('ok');
     const unsent = this.unsentReport;
     this.unsentReport = undefined;
     if (unsent) this.reportUpgrade(unsent.id, unsent.report);

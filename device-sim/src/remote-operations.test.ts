@@ -47,6 +47,8 @@ const reportsOf = (sn: string) =>
   onTopic(upTopic(at(sn), 'config/reported')).map((m) =>
     ZConfigReportedPayload.parse(json(m.payload)),
   );
+/** The reports after the one a device makes when it comes online (what it runs). */
+const answersOf = (sn: string) => reportsOf(sn).slice(1);
 const repliesOf = (sn: string, reqId: string) =>
   onTopic(upTopic(at(sn), 'rpc', reqId)).map((m) => ZRpcReplyPayload.parse(json(m.payload)));
 
@@ -59,8 +61,8 @@ describe('remote configuration on a simulated device', () => {
     const config = withWifi({ ssid: 'Plant 7', password: 'longenough' });
     await broker.publish(downTopic(at('CFG-1'), 'config'), JSON.stringify({ version: 3, config }));
 
-    await until(() => reportsOf('CFG-1').length === 1, 'the report');
-    expect(reportsOf('CFG-1')[0]).toEqual({ version: 3, config, result: 'ok' });
+    await until(() => answersOf('CFG-1').length === 1, 'the report');
+    expect(answersOf('CFG-1')[0]).toEqual({ version: 3, config, result: 'ok' });
     expect(fleet.agent('CFG-1')?.currentConfig()).toEqual({ version: 3, config });
     expect(fleet.counters).toMatchObject({ configsApplied: 1, configsRefused: 0 });
   });
@@ -72,15 +74,15 @@ describe('remote configuration on a simulated device', () => {
       downTopic(at('CFG-2'), 'config'),
       JSON.stringify({ version: 1, config: good }),
     );
-    await until(() => reportsOf('CFG-2').length === 1, 'the first report');
+    await until(() => answersOf('CFG-2').length === 1, 'the first report');
 
     const bad = withWifi({ password: 'short' });
     await broker.publish(
       downTopic(at('CFG-2'), 'config'),
       JSON.stringify({ version: 2, config: bad }),
     );
-    await until(() => reportsOf('CFG-2').length === 2, 'the refusal');
-    const refusal = reportsOf('CFG-2')[1];
+    await until(() => answersOf('CFG-2').length === 2, 'the refusal');
+    const refusal = answersOf('CFG-2')[1];
     expect(refusal).toEqual({
       version: 1,
       config: good,
@@ -116,10 +118,10 @@ describe('remote configuration on a simulated device', () => {
     );
 
     await until(
-      () => reportsOf('CFG-3').length === 2 && reportsOf('CFG-4').length === 1,
+      () => answersOf('CFG-3').length === 2 && answersOf('CFG-4').length === 1,
       'reports',
     );
-    expect(reportsOf('CFG-3')).toEqual([
+    expect(answersOf('CFG-3')).toEqual([
       {
         version: 0,
         config: R40,
@@ -128,7 +130,7 @@ describe('remote configuration on a simulated device', () => {
       },
       { version: 2, config: heartbeat, result: 'ok' },
     ]);
-    expect(reportsOf('CFG-4')).toEqual([
+    expect(answersOf('CFG-4')).toEqual([
       {
         version: 0,
         config: CONFIG_DEFAULTS.S27X,
@@ -152,13 +154,43 @@ describe('remote configuration on a simulated device', () => {
       void broker.publish(downTopic(at('CFG-5'), 'config'), JSON.stringify({ version: 7, config }));
     };
     const fleet = await fleetOf({ devices: [{ sn: 'CFG-5', series: 'R40' }] });
-    await until(() => reportsOf('CFG-5').length === 1, 'the report after connecting');
-    expect(reportsOf('CFG-5')[0]).toEqual({ version: 7, config, result: 'ok' });
+    await until(() => reportsOf('CFG-5').length === 2, 'the report after connecting');
+    // What it ran when it came online, then the configuration sent in answer to its status.
+    expect(reportsOf('CFG-5')).toEqual([
+      { version: 0, config: R40, result: 'ok' },
+      { version: 7, config, result: 'ok' },
+    ]);
 
     fleet.agent('CFG-5')?.drop(50);
-    await until(() => reportsOf('CFG-5').length === 2, 'the report after reconnecting');
+    await until(() => reportsOf('CFG-5').length === 4, 'the report after reconnecting');
     expect(sent).toBe(2);
-    expect(reportsOf('CFG-5')[1]).toEqual({ version: 7, config, result: 'ok' });
+    expect(reportsOf('CFG-5').slice(2)).toEqual([
+      { version: 7, config, result: 'ok' },
+      { version: 7, config, result: 'ok' },
+    ]);
+  });
+
+  it('reports what it runs when it comes online, and merges a patch into it', async () => {
+    await fleetOf({ devices: [{ sn: 'CFG-6', series: 'R40' }] });
+    await until(() => reportsOf('CFG-6').length === 1, 'the report at boot');
+    expect(reportsOf('CFG-6')).toEqual([{ version: 0, config: R40, result: 'ok' }]);
+
+    const patch = { wifi: { ssid: 'Plant 9' } };
+    await broker.publish(downTopic(at('CFG-6'), 'config'), JSON.stringify({ version: 2, patch }));
+    await until(() => answersOf('CFG-6').length === 1, 'the patch applied');
+    const patched = withWifi({ ssid: 'Plant 9' });
+    expect(answersOf('CFG-6')[0]).toEqual({ version: 2, config: patched, result: 'ok' });
+
+    // A patch that would make its configuration invalid is refused; it keeps what it runs.
+    const bad = { version: 3, patch: { wifi: { channel: 99 } } };
+    await broker.publish(downTopic(at('CFG-6'), 'config'), JSON.stringify(bad));
+    await until(() => answersOf('CFG-6').length === 2, 'the refusal');
+    expect(answersOf('CFG-6')[1]).toEqual({
+      version: 2,
+      config: patched,
+      result: 'error',
+      error: expect.stringMatching(/^wifi\.channel: /),
+    });
   });
 });
 

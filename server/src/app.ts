@@ -490,6 +490,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await flushOperationLog();
     await gateway.close();
     await deviceCommands.close();
+    await deviceConfigs.close();
     await deviceData.close();
     await sockets.close();
     await bus.close();

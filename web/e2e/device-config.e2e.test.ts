@@ -3,8 +3,11 @@
  * an R40 against the embedded broker of the built server, applying the configuration it is sent
  * as a device would (after checking it) and answering commands. The console edits a field on the
  * device's page, the device gets it and the state turns applied without a reload; an invalid value
- * is refused on its field before anything is sent; Ping shows the device's answer; an offline
- * device's refusal is shown; a bulk change of one field starts a configuration campaign.
+ * is refused on its field before anything is sent; a password left empty keeps the device's; Ping
+ * shows the device's answer; an offline device's refusal is shown; a bulk change of one field
+ * starts a configuration campaign. A second R40, whose firmware never reports its configuration,
+ * shows its fields as unknown, gets only the field set, and its refusal shows as failed with its
+ * reason, in both languages and on a phone.
  */
 import type {
   TConfigDownPayload,
@@ -13,8 +16,10 @@ import type {
   TDeviceTokenWithKey,
   TRpcDownPayload,
 } from '@blrms/contracts';
-import { CONFIG_DEFAULTS, configProblem } from '@blrms/contracts';
+import { CONFIG_DEFAULTS, configAfter, configProblem } from '@blrms/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiSession, type ApiSession } from './support/api.js';
@@ -23,6 +28,8 @@ import { adminStorage, gone, opened, seen, signedInPage } from './support/consol
 import { startServer, type RunningServer } from './support/server.js';
 
 const SN = 'CFG-R40-001';
+/** An R40 whose firmware never reports its configuration on its own. */
+const LEGACY_SN = 'CFG-R40-002';
 /** How long the device takes to apply a configuration: long enough to see it pending first. */
 const APPLY_MS = 2000;
 
@@ -32,29 +39,68 @@ let context: BrowserContext;
 let page: Page;
 let session: ApiSession;
 let token: TDeviceTokenWithKey;
-/** The device's address: its client id, username and topic level. */
-const address = () => `${token.code}:${SN}`;
 let device: TDevice;
 let client: MqttClient;
-/** What the device was sent on `down/config`, in order. */
-const configsReceived: TConfigDownPayload[] = [];
 /** Channel frames of the console's socket, as `subscribed device:{id}`. */
 const channelFrames: string[] = [];
 /** PUT /api/device/config requests the console made. */
 let configPuts = 0;
 
-/** The configuration the simulated R40 runs; it keeps it across reconnections. */
-let running: { version: number; config: TDeviceConfigObject } = {
-  version: 0,
-  config: CONFIG_DEFAULTS.R40,
+/** A simulated R40: what it runs (kept across reconnections) and what it was sent. */
+interface SimulatedR40 {
+  sn: string;
+  running: { version: number; config: TDeviceConfigObject };
+  /** What it was sent on `down/config`, in order. */
+  received: TConfigDownPayload[];
+  /** Reports its configuration after its online status, as the protocol asks. */
+  reportsAtBoot: boolean;
+  /** Refuses every configuration with this reason, keeping what it runs. */
+  refusal: string | null;
+  /** How long it takes to answer a configuration. */
+  applyMs: number;
+}
+
+const r40: SimulatedR40 = {
+  sn: SN,
+  running: { version: 0, config: CONFIG_DEFAULTS.R40 },
+  received: [],
+  reportsAtBoot: true,
+  refusal: null,
+  applyMs: APPLY_MS,
+};
+const configsReceived = r40.received;
+/** What a field router runs: nothing like the factory settings, and unknown to the platform. */
+const legacy: SimulatedR40 = {
+  sn: LEGACY_SN,
+  running: {
+    version: 0,
+    config: {
+      ...CONFIG_DEFAULTS.R40,
+      wan: { mode: 'lte', apn: 'plant.apn', apnUser: 'plant', apnPassword: 'apn-secret-7' },
+      wifi: { enabled: true, ssid: 'Plant-7', password: 'wifi-secret-7', channel: 6 },
+    },
+  },
+  received: [],
+  reportsAtBoot: false,
+  refusal: null,
+  // Long enough to look at the page while only the field set is known.
+  applyMs: 3 * APPLY_MS,
 };
 
-/** The simulated R40: applies what its schema accepts (after APPLY_MS), answers commands. */
-async function connectDevice(): Promise<MqttClient> {
-  const root = `blrms/v1/${address()}`;
+/** The whole configuration or the patch a push carried. */
+const carried = (down: TConfigDownPayload | undefined) =>
+  down && ('config' in down ? down.config : down.patch);
+
+/**
+ * Connects a simulated R40: it applies what its schema accepts (after its applyMs), merging a patch
+ * into what it runs, refuses as the protocol says (reporting what it keeps), answers commands.
+ */
+async function connectDevice(sim: SimulatedR40 = r40): Promise<MqttClient> {
+  const address = `${token.code}:${sim.sn}`;
+  const root = `blrms/v1/${address}`;
   const device = await mqtt.connectAsync(server.mqttUrl ?? '', {
-    clientId: address(),
-    username: address(),
+    clientId: address,
+    username: address,
     password: token.tokenKey,
     reconnectPeriod: 0,
     will: {
@@ -68,15 +114,16 @@ async function connectDevice(): Promise<MqttClient> {
     const body: unknown = JSON.parse(payload.toString());
     if (topic === `${root}/down/config`) {
       const down = body as TConfigDownPayload;
-      configsReceived.push(down);
-      const problem = configProblem('R40', down.config);
+      sim.received.push(down);
+      const config = configAfter(sim.running.config, down);
+      const problem = sim.refusal ?? configProblem('R40', config);
       setTimeout(() => {
-        if (!problem) running = { version: down.version, config: down.config };
+        if (!problem) sim.running = { version: down.version, config };
         const report = problem
-          ? { ...running, result: 'error', error: problem }
-          : { ...running, result: 'ok' };
+          ? { ...sim.running, result: 'error', error: problem }
+          : { ...sim.running, result: 'ok' };
         void device.publishAsync(`${root}/up/config/reported`, JSON.stringify(report), { qos: 1 });
-      }, APPLY_MS);
+      }, sim.applyMs);
       return;
     }
     const rpc = /\/down\/rpc\/(.+)$/.exec(topic);
@@ -86,7 +133,7 @@ async function connectDevice(): Promise<MqttClient> {
         method === 'ping'
           ? { ok: true, result: 'pong' }
           : method === 'get_config'
-            ? { ok: true, result: running }
+            ? { ok: true, result: sim.running }
             : { ok: false, error: `unknown method ${method}` };
       void device.publishAsync(`${root}/up/rpc/${rpc[1]}`, JSON.stringify(reply), { qos: 1 });
     }
@@ -97,11 +144,13 @@ async function connectDevice(): Promise<MqttClient> {
     qos: 1,
     retain: true,
   });
-  await device.publishAsync(
-    `${root}/up/config/reported`,
-    JSON.stringify({ ...running, result: 'ok' }),
-    { qos: 1 },
-  );
+  if (sim.reportsAtBoot) {
+    await device.publishAsync(
+      `${root}/up/config/reported`,
+      JSON.stringify({ ...sim.running, result: 'ok' }),
+      { qos: 1 },
+    );
+  }
   return device;
 }
 
@@ -148,12 +197,12 @@ const drawer = () => page.getByTestId('config-edit-drawer');
 const field = (path: string) => drawer().getByTestId(`config-field-${path}`);
 const input = (path: string) => drawer().getByTestId(`config-input-${path}`);
 
-/** Opens the device's page on a tab, once the console listens to the device's channel. */
-async function openTab(tab: 'config' | 'commands'): Promise<void> {
+/** Opens a device's page on a tab, once the console listens to the device's channel. */
+async function openTab(tab: 'config' | 'commands', deviceId = device.id): Promise<void> {
   channelFrames.length = 0;
-  await page.goto(`/device/detail/${device.id}`);
+  await page.goto(`/device/detail/${deviceId}`);
   await page.getByTestId(`device-tab-${tab}`).click();
-  await poll(() => channelFrames.includes(`subscribed device:${device.id}`)).toBe(true);
+  await poll(() => channelFrames.includes(`subscribed device:${deviceId}`)).toBe(true);
 }
 
 describe('device configuration in the console', () => {
@@ -221,7 +270,7 @@ describe('device configuration in the console', () => {
     await api(server, session, 'PUT', '/device/config', {
       deviceId: device.id,
       baseVersion: 1,
-      config: { ...running.config, heartbeatSec: 90 },
+      config: { ...r40.running.config, heartbeatSec: 90 },
     });
     await page.getByTestId('config-save').click();
     await seen(
@@ -236,11 +285,31 @@ describe('device configuration in the console', () => {
     await page.getByTestId('config-save').click();
     await gone(drawer());
     await poll(() => configsReceived.at(-1)?.version).toBe(3);
-    expect(configsReceived.at(-1)?.config).toMatchObject({
+    expect(carried(configsReceived.at(-1))).toMatchObject({
       heartbeatSec: 90,
       wan: { apnUser: 'alice' },
     });
     await poll(configState, APPLY_MS + 3000).toBe('已生效');
+  });
+
+  it('keeps the device’s password when its field is left empty, and never shows it', async () => {
+    const password = (r40.running.config.wifi as { password: string }).password;
+    expect(
+      await page.getByTestId('config-compare-wifi.password').getByText('••••••••').count(),
+    ).toBe(2);
+    await page.getByTestId('config-edit').click();
+    await seen(drawer());
+    expect(await input('wifi.password').inputValue()).toBe('');
+    expect(await input('wifi.password').getAttribute('placeholder')).toBe('留空则保留原密码');
+    await input('wifi.ssid').fill('Line-2');
+    await page.getByTestId('config-save').click();
+    await gone(drawer());
+    await poll(() => configsReceived.at(-1)?.version).toBe(4);
+    expect(carried(configsReceived.at(-1))).toMatchObject({
+      wifi: { ssid: 'Line-2', password },
+    });
+    await poll(configState, APPLY_MS + 3000).toBe('已生效');
+    expect(await page.content()).not.toContain(password);
   });
 });
 
@@ -289,8 +358,94 @@ describe('bulk configuration', () => {
     await modal.getByRole('button', { name: '开始批量配置' }).click();
     await page.waitForURL(/\/device\/campaign\/[0-9a-f]{32}$/);
 
-    await poll(() => configsReceived.at(-1)?.config.heartbeatSec, 15_000).toBe(300);
+    await poll(() => carried(configsReceived.at(-1))?.heartbeatSec, 15_000).toBe(300);
     // Only the patched field changed; the earlier edit stays.
-    expect(configsReceived.at(-1)?.config).toMatchObject({ wan: { apn: 'iot.example' } });
+    expect(carried(configsReceived.at(-1))).toMatchObject({ wan: { apn: 'iot.example' } });
+  });
+});
+
+describe('a device that never reported its configuration', () => {
+  let legacyDevice: TDevice;
+  let legacyClient: MqttClient;
+
+  beforeAll(async () => {
+    legacyDevice = await api<TDevice>(server, session, 'POST', '/device/device/add', {
+      tokenId: token.id,
+      sn: LEGACY_SN,
+      name: 'Field router',
+      series: 'R40',
+    });
+    legacyClient = await connectDevice(legacy);
+  });
+  afterAll(() => {
+    legacyClient?.end(true);
+  });
+
+  it('shows its fields as unknown, edits none of them, and sends only the field set', async () => {
+    await openTab('config', legacyDevice.id);
+    await seen(page.getByTestId('device-config'));
+    expect(await page.getByTestId('config-reported-version').innerText()).toBe('设备尚未上报');
+    await seen(page.getByTestId('config-empty'));
+
+    await page.getByTestId('config-edit').click();
+    await seen(drawer());
+    await seen(drawer().getByTestId('config-edit-unknown'));
+    // No factory setting poses as the device's value.
+    expect(await input('wan.apn').inputValue()).toBe('');
+    expect(await input('lan.ip').inputValue()).toBe('');
+    await input('heartbeatSec').fill('120');
+    await page.getByTestId('config-save').click();
+    await gone(drawer());
+    await poll(() => legacy.received.length).toBe(1);
+    expect(legacy.received[0]).toEqual({ version: 1, patch: { heartbeatSec: 120 } });
+
+    // Before the device answers, only the field set is known; the rest is unknown.
+    await seen(page.getByTestId('config-compare-wan.apn').getByTestId('config-unknown'));
+    await poll(configState, legacy.applyMs + 3000).toBe('已生效');
+    // It answered with all it runs: its own APN, not the factory's.
+    await seen(page.getByTestId('config-compare-wan.apn').getByText('plant.apn').first());
+    expect(legacy.running.config).toMatchObject({ wan: { apn: 'plant.apn' }, heartbeatSec: 120 });
+  });
+
+  it('shows a refusal as failed with the device’s reason, in both languages and on a phone', async () => {
+    legacy.refusal = 'wan.apn: not allowed by the carrier';
+    await page.getByTestId('config-edit').click();
+    await seen(drawer());
+    await input('wan.apn').fill('other.apn');
+    await page.getByTestId('config-save').click();
+    await gone(drawer());
+    await poll(configState, legacy.applyMs + 3000).toBe('失败');
+    await seen(
+      page.getByTestId('config-error').getByText('设备拒绝：wan.apn: not allowed by the carrier'),
+    );
+
+    for (const language of ['zh-CN', 'en-US'] as const) {
+      const phone = await signedInPage(browser, server, await context.storageState(), {
+        locale: language,
+        width: 390,
+        height: 844,
+      });
+      try {
+        await phone.page.addInitScript((lang) => localStorage.setItem('language', lang), language);
+        await phone.page.goto(`/device/detail/${legacyDevice.id}`);
+        await phone.page.getByTestId('device-tab-config').click();
+        const reason =
+          language === 'zh-CN'
+            ? '设备拒绝：wan.apn: not allowed by the carrier'
+            : 'The device refused it: wan.apn: not allowed by the carrier';
+        await seen(phone.page.getByTestId('config-error').getByText(reason));
+        await seen(phone.page.getByTestId('config-error').getByText(/v2/));
+        // Nothing wider than the phone.
+        expect(
+          await phone.page.evaluate(() => document.documentElement.scrollWidth),
+        ).toBeLessThanOrEqual(390);
+        await phone.page.screenshot({
+          path: path.join(os.tmpdir(), `blrms-config-failed-${language}-390.png`),
+          fullPage: true,
+        });
+      } finally {
+        await phone.context.close();
+      }
+    }
   });
 });

@@ -30,6 +30,15 @@ export const ZDeviceCommand = z.object({
   createBy: z.string().nullable(),
   createTime: ZTimestamp,
   replyTime: ZTimestamp.nullable(),
+  lateReply: z
+    .object({
+      ok: z.boolean(),
+      result: z.unknown().nullable(),
+      error: z.string().nullable(),
+      at: ZTimestamp,
+    })
+    .nullable()
+    .describe('The device’s answer that came after the command timed out (the first one)'),
 });
 export type TDeviceCommand = z.infer<typeof ZDeviceCommand>;
 

@@ -7,7 +7,8 @@ import { DEVICE_SERIES, type TDeviceSeries } from './device.js';
  * configuration schema; the server validates with it (a 400 names the field), the console renders
  * its form from the JSON Schema made of it (`configJsonSchema`), and the simulator rejects what a
  * real device would. Field labels are translated in the console by path
- * (`deviceConfig.fields.<path>`), with the schema's `title` as the fallback.
+ * (`deviceConfig.fields.<path>`), with the schema's `title` as the fallback. Secret fields carry
+ * `writeOnly: true`: only the device ever receives their values ({@link maskSecrets}).
  */
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -21,6 +22,9 @@ const text = (min: number, max: number) =>
     .max(max)
     // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+/** A password: masked in every answer of the platform, left blank in a form to keep it. */
+const secret = (title: string, min: number, max: number) =>
+  text(min, max).meta({ title, format: 'password', writeOnly: true });
 
 export const ZR40Config = z
   .object({
@@ -29,7 +33,7 @@ export const ZR40Config = z
         mode: z.enum(['lte', 'dhcp', 'static']).meta({ title: 'WAN mode' }),
         apn: text(0, 63).meta({ title: 'APN' }),
         apnUser: text(0, 63).meta({ title: 'APN user' }),
-        apnPassword: text(0, 63).meta({ title: 'APN password', format: 'password' }),
+        apnPassword: secret('APN password', 0, 63),
       })
       .strict()
       .meta({ title: 'WAN' }),
@@ -47,7 +51,7 @@ export const ZR40Config = z
       .object({
         enabled: z.boolean().meta({ title: 'Wi-Fi' }),
         ssid: text(1, 32).meta({ title: 'SSID' }),
-        password: text(8, 63).meta({ title: 'Password', format: 'password' }),
+        password: secret('Password', 8, 63),
         channel: z.number().int().min(0).max(13).meta({ title: 'Channel (0 = auto)' }),
       })
       .strict()
@@ -99,7 +103,7 @@ export const ZBL10XConfig = z
         tls: z.boolean().meta({ title: 'TLS' }),
         clientId: text(1, 64).meta({ title: 'Client id' }),
         username: text(0, 64).meta({ title: 'Username' }),
-        password: text(0, 128).meta({ title: 'Password', format: 'password' }),
+        password: secret('Password', 0, 128),
         topic: text(1, 128).meta({ title: 'Publish topic' }),
       })
       .strict()
@@ -167,7 +171,11 @@ export type TBL10XConfig = z.infer<typeof ZBL10XConfig>;
 export type TS27XConfig = z.infer<typeof ZS27XConfig>;
 export type TDeviceConfigObject = Record<string, unknown>;
 
-/** Factory settings: the base of a first change when the device has reported nothing yet. */
+/**
+ * Factory settings of each series: what a simulated device runs before anyone configures it. The
+ * platform never sends them: until a device reports its configuration, the platform does not
+ * know it and sends only the fields someone set (a `patch`, see `ZConfigDownPayload`).
+ */
 export const CONFIG_DEFAULTS: Record<TDeviceSeries, TDeviceConfigObject> = {
   R40: {
     wan: { mode: 'lte', apn: 'cmnet', apnUser: '', apnPassword: '' },
@@ -209,12 +217,115 @@ export function configJsonSchema(series: TDeviceSeries): Record<string, unknown>
   return z.toJSONSchema(CONFIG_SCHEMAS[series], { io: 'input' }) as Record<string, unknown>;
 }
 
-/** The first problem of a configuration, as `path: message`; null when it is valid. */
-export function configProblem(series: TDeviceSeries, config: unknown): string | null {
-  const parsed = CONFIG_SCHEMAS[series].safeParse(config);
+function firstProblem(schema: z.ZodType, value: unknown, at: string[]): string | null {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
-  return issue ? `${issue.path.join('.') || '(config)'}: ${issue.message}` : 'invalid';
+  const path = [...at, ...(issue?.path ?? []).map(String)].join('.') || '(config)';
+  return `${path}: ${issue?.message ?? 'invalid'}`;
+}
+
+/** The first problem of a whole configuration, as `path: message`; null when it is valid. */
+export function configProblem(series: TDeviceSeries, config: unknown): string | null {
+  return firstProblem(CONFIG_SCHEMAS[series], config, []);
+}
+
+/**
+ * The first problem of part of a configuration (what a device that never reported is sent), as
+ * `path: message`: sections may leave fields out, every field present must be valid, arrays are
+ * checked whole (a merge patch replaces them whole) and unknown keys are refused.
+ */
+export function configPatchProblem(series: TDeviceSeries, patch: unknown): string | null {
+  const walk = (schema: z.ZodType, value: unknown, at: string[]): string | null => {
+    if (!(schema instanceof z.ZodObject) || !isConfigObject(value)) {
+      return firstProblem(schema, value, at);
+    }
+    const shape = schema.shape as Record<string, z.ZodType>;
+    for (const [key, field] of Object.entries(value)) {
+      const fieldSchema = shape[key];
+      const problem = fieldSchema
+        ? walk(fieldSchema, field, [...at, key])
+        : `${[...at, key].join('.')}: unknown field`;
+      if (problem) return problem;
+    }
+    return null;
+  };
+  return walk(CONFIG_SCHEMAS[series], patch, []);
+}
+
+/** What a secret field shows instead of its value; sent back, it keeps the value. */
+export const SECRET_MASK = '******';
+
+function secretPathsOf(schema: z.ZodType, at: string): string[] {
+  if (schema instanceof z.ZodObject) {
+    return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, field]) =>
+      secretPathsOf(field, at ? `${at}.${key}` : key),
+    );
+  }
+  return schema.meta()?.writeOnly === true ? [at] : [];
+}
+
+/** Dotted paths of each series' secret fields (`writeOnly` in its schema). */
+export const SECRET_PATHS: Record<TDeviceSeries, readonly string[]> = {
+  R40: secretPathsOf(ZR40Config, ''),
+  BL10X: secretPathsOf(ZBL10XConfig, ''),
+  S27X: secretPathsOf(ZS27XConfig, ''),
+};
+
+/** The value at a dotted path of a configuration, if every section on the way is there. */
+export function valueAt(config: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((value, key) => (isConfigObject(value) ? value[key] : undefined), config);
+}
+
+/** A copy of `config` with the value at `path` replaced (`undefined`: removed); sections kept. */
+function withValueAt(
+  config: TDeviceConfigObject,
+  path: string,
+  value: unknown,
+): TDeviceConfigObject {
+  const [key = '', ...rest] = path.split('.');
+  const out = { ...config };
+  if (rest.length === 0) {
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  } else if (isConfigObject(out[key])) {
+    out[key] = withValueAt(out[key], rest.join('.'), value);
+  }
+  return out;
+}
+
+/**
+ * A configuration (whole or part) as the platform shows it to anyone: every secret that is set
+ * replaced by {@link SECRET_MASK}. An empty secret stays empty: that none is set is no secret.
+ */
+export function maskSecrets<T extends TDeviceConfigObject | null>(
+  series: TDeviceSeries,
+  config: T,
+): T {
+  if (config === null) return config;
+  let out: TDeviceConfigObject = config;
+  for (const path of SECRET_PATHS[series]) {
+    const value = valueAt(out, path);
+    if (typeof value === 'string' && value !== '') out = withValueAt(out, path, SECRET_MASK);
+  }
+  return out as T;
+}
+
+/**
+ * An edit as it is meant: a secret sent back as {@link SECRET_MASK} is left out, so that merging
+ * the edit into what the platform knows keeps the value.
+ */
+export function withoutMaskedSecrets(
+  series: TDeviceSeries,
+  edit: TDeviceConfigObject,
+): TDeviceConfigObject {
+  let out = edit;
+  for (const path of SECRET_PATHS[series]) {
+    if (valueAt(out, path) === SECRET_MASK) out = withValueAt(out, path, undefined);
+  }
+  return out;
 }
 
 /** A JSON object (not an array, not null): what a configuration and each of its sections are. */
@@ -249,10 +360,32 @@ export function changedPaths(before: unknown, after: unknown, prefix = ''): stri
 
 // ---------------------------------------------------------------- API
 
-/** pending: sent (or waiting for the device) and not reported yet; failed: the device refused. */
+/**
+ * pending: sent (or waiting for the device) and not answered yet; failed: the device refused it,
+ * or did not answer in time ({@link ZConfigFailure}).
+ */
 export const CONFIG_STATES = ['none', 'pending', 'applied', 'failed'] as const;
 export const ZConfigState = z.enum(CONFIG_STATES);
 export type TConfigState = z.infer<typeof ZConfigState>;
+
+/** How long an online device has to answer a push before it counts as failed (`no-answer`). */
+export const CONFIG_ANSWER_TIMEOUT_SEC = 60;
+
+/** Why a desired version failed, as a code and its parameters (the console words it). */
+export const ZConfigFailure = z.discriminatedUnion('code', [
+  z.object({
+    code: z.literal('device-refused'),
+    reason: z.string().describe('What the device said, as it said it'),
+  }),
+  z.object({
+    code: z.literal('no-answer'),
+    afterSec: z.number().int().describe('How long the online device was waited for'),
+  }),
+]);
+export type TConfigFailure = z.infer<typeof ZConfigFailure>;
+
+/** A configuration as the API shows it: secrets masked; part of one while the device is unknown. */
+const ZShownConfig = z.record(z.string(), z.unknown());
 
 export const ZDeviceConfigState = z.object({
   deviceId: ZId,
@@ -260,7 +393,9 @@ export const ZDeviceConfigState = z.object({
   desired: z
     .object({
       version: z.number().int(),
-      config: z.record(z.string(), z.unknown()),
+      config: ZShownConfig.describe(
+        'The fields set on the platform: the whole configuration once the device reported one',
+      ),
       changedBy: z.string().nullable(),
       changedAt: ZTimestamp,
     })
@@ -269,13 +404,13 @@ export const ZDeviceConfigState = z.object({
   reported: z
     .object({
       version: z.number().int(),
-      config: z.record(z.string(), z.unknown()).nullable(),
+      config: ZShownConfig.nullable(),
       reportedAt: ZTimestamp,
     })
     .nullable()
-    .describe('What the device last said it runs'),
+    .describe('What the device last said it runs; null until it reports'),
   state: ZConfigState,
-  error: z.string().nullable().describe('The device’s reason when it refused the desired version'),
+  failure: ZConfigFailure.nullable().describe('Why the desired version failed'),
   sentAt: ZTimestamp.nullable().describe('When the desired version was last sent'),
 });
 export type TDeviceConfigState = z.infer<typeof ZDeviceConfigState>;
@@ -283,9 +418,11 @@ export type TDeviceConfigState = z.infer<typeof ZDeviceConfigState>;
 export const ZDeviceConfigQuery = z.object({ deviceId: ZId, _t: z.string().optional() }).strict();
 
 /**
- * Sets the whole desired configuration of one device. `baseVersion` is the desired version the
- * editor started from (0 when there was none): a change made meanwhile by someone else is a 409,
- * not silently overwritten.
+ * Sets the desired configuration of one device: merged (JSON Merge Patch) into what the platform
+ * knows of it, so the whole configuration or just the fields to change; fields nobody set stay
+ * unknown until the device reports them, and are not sent. A secret sent as {@link SECRET_MASK}
+ * keeps its value. `baseVersion` is the desired version the editor started from (0 when there was
+ * none): a change made meanwhile by someone else is a 409, not silently overwritten.
  */
 export const ZDeviceConfigSet = z
   .object({
@@ -298,7 +435,7 @@ export type TDeviceConfigSet = z.infer<typeof ZDeviceConfigSet>;
 
 export const ZConfigVersion = z.object({
   version: z.number().int(),
-  config: z.record(z.string(), z.unknown()),
+  config: ZShownConfig,
   changedPaths: z.array(z.string()).describe('Dotted paths changed from the previous version'),
   changedBy: z.string().nullable(),
   changedAt: ZTimestamp,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZDeviceSeries } from './device.js';
+import { isConfigObject, mergePatch, type TDeviceConfigObject } from './device-config.js';
 
 /**
  * Device protocol v1 over MQTT (docs/device-protocol.md). A device is named by its address, the
@@ -243,20 +244,39 @@ export type TDisconnectReason = z.infer<typeof ZDisconnectReason>;
 const ZConfigObject = z.record(z.string(), z.unknown());
 
 /**
- * `down/config` (QoS 1): the whole desired configuration and its version. Sent when it changes
- * and again after every reconnect (after the device's `up/status`) while the device has not
- * reported this version.
+ * `down/config` (QoS 1) carries a version and either `config`, the whole configuration (once the
+ * platform knows all of it: the device reported it), or `patch`, the fields set on the platform as
+ * a JSON Merge Patch (RFC 7386) that the device merges into what it runs (while the platform does
+ * not know the rest). Sent when it changes and again after every reconnect (after the device's
+ * `up/status`) while the device has not answered this version.
  */
-export const ZConfigDownPayload = z.object({
-  version: z.number().int().positive(),
-  config: ZConfigObject,
-});
+export const ZConfigDownPayload = z.union([
+  z.object({ version: z.number().int().positive(), config: ZConfigObject }).strict(),
+  z.object({ version: z.number().int().positive(), patch: ZConfigObject }).strict(),
+]);
 export type TConfigDownPayload = z.infer<typeof ZConfigDownPayload>;
 
+/** What a device runs once it takes a `down/config`: the whole `config`, or its own merged with `patch`. */
+export function configAfter(
+  current: TDeviceConfigObject,
+  down: TConfigDownPayload,
+): TDeviceConfigObject {
+  if ('config' in down) return down.config;
+  const merged = mergePatch(current, down.patch);
+  return isConfigObject(merged) ? merged : current;
+}
+
+/** What a device runs: its `get_config` answer. */
+export const ZConfigSnapshot = z.object({
+  version: z.number().int().nonnegative(),
+  config: ZConfigObject,
+});
+export type TConfigSnapshot = z.infer<typeof ZConfigSnapshot>;
+
 /**
- * `up/config/reported`: what the device runs now. `result: "error"` with `error` when it refused
- * the version it was sent (its `config` is then what it kept). A device may also report on its own
- * (after a local change), with its own version number.
+ * `up/config/reported`: what the device runs now, at boot (after `up/status`), after a local
+ * change (with its own version) and in answer to `down/config`. A refusal keeps the configuration
+ * it had: `result: "error"`, `error` the reason, `version` and `config` what it kept.
  */
 export const ZConfigReportedPayload = z.object({
   version: z.number().int().nonnegative(),

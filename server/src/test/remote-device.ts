@@ -1,5 +1,6 @@
 import {
   CONFIG_DEFAULTS,
+  configAfter,
   configProblem,
   deviceAddress,
   downFilter,
@@ -29,9 +30,10 @@ export type ConfigMode = 'apply' | 'refuse' | 'silent';
 
 /**
  * A device of protocol v1 over a real MQTT connection, for API tests of configuration and
- * commands: it subscribes to `down/#` before it publishes its online status, applies or refuses
- * `down/config` and answers `reboot`, `ping` and `get_config` (other methods fail) unless told to
- * stay silent.
+ * commands: it subscribes to `down/#` before it publishes its online status, then reports the
+ * configuration it runs (unless told not to, like firmware that never does), applies (a whole
+ * configuration, or a patch merged into its own) or refuses `down/config`, and answers `reboot`,
+ * `ping` and `get_config` (other methods fail) unless told to stay silent.
  */
 export class RemoteDevice {
   readonly downlinks: Downlink[] = [];
@@ -39,6 +41,8 @@ export class RemoteDevice {
   refusal = 'wifi.channel: not supported by this radio';
   /** Commands go unanswered (for timeouts). */
   silentRpc = false;
+  /** Reports its configuration after its online status, as the protocol asks. */
+  reportsAtBoot = true;
   version = 0;
   config: TDeviceConfigObject;
   /** `{tokenCode}:{sn}`: its client id and the level of its topics. */
@@ -84,6 +88,13 @@ export class RemoteDevice {
       JSON.stringify({ online: true, series: this.series, fw: '1.0.0' }),
       { qos: 1, retain: true },
     );
+    if (this.reportsAtBoot) {
+      await this.publish(upTopic(this.address, 'config/reported'), {
+        version: this.version,
+        config: this.config,
+        result: 'ok',
+      });
+    }
     return this;
   }
 
@@ -110,22 +121,28 @@ export class RemoteDevice {
     }
   }
 
-  private async applyConfig({ version, config }: TConfigDownPayload) {
+  /** Takes a configuration its schema accepts; a refusal reports what it kept, its version too. */
+  private async applyConfig(down: TConfigDownPayload) {
     if (this.configMode === 'silent') return;
+    const config = configAfter(this.config, down);
     const problem =
       this.configMode === 'refuse' ? this.refusal : configProblem(this.series, config);
     if (problem) {
       await this.publish(upTopic(this.address, 'config/reported'), {
-        version,
+        version: this.version,
         config: this.config,
         result: 'error',
         error: problem,
       });
       return;
     }
-    this.version = version;
+    this.version = down.version;
     this.config = config;
-    await this.publish(upTopic(this.address, 'config/reported'), { version, config, result: 'ok' });
+    await this.publish(upTopic(this.address, 'config/reported'), {
+      version: this.version,
+      config,
+      result: 'ok',
+    });
   }
 
   private reply(request: TRpcDownPayload): TRpcReplyPayload {

@@ -8,6 +8,7 @@ import * as deviceSubstringSearch from './20261121000500-device-substring-search
 import * as deviceData from './20261121000600-device-data.js';
 import * as deviceGateway from './20261121000700-device-gateway.js';
 import * as remoteOperations from './20261121000800-remote-operations.js';
+import * as configSafety from './20261125000100-config-safety.js';
 import * as campaignGating from './20261125000200-campaign-gating.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '20261121000600-device-data': deviceData,
   '20261121000700-device-gateway': deviceGateway,
   '20261121000800-remote-operations': remoteOperations,
+  '20261125000100-config-safety': configSafety,
   '20261125000200-campaign-gating': campaignGating,
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   CAMPAIGN_ACTIVE_STATES,
+  SECRET_MASK,
   type TCampaign,
   type TCampaignCreateInput,
   type TCampaignDeviceState,
@@ -652,18 +653,25 @@ describe('campaign engine', () => {
       name: 'Heartbeat',
       kind: 'config',
       series: 'R40',
-      configPatch: { heartbeatSec: 45, wifi: { ssid: 'plant-7' } },
+      configPatch: { heartbeatSec: 45, wifi: { ssid: 'plant-7', password: 'plant-7-secret' } },
       target: { groupId },
       failureThresholdPercent: 50,
     });
     expect(campaign.total).toBe(3);
+    // The password goes to the devices, never back out of the API.
+    expect(campaign.configPatch).toEqual({
+      heartbeatSec: 45,
+      wifi: { ssid: 'plant-7', password: SECRET_MASK },
+    });
+    const shown = await admin.ok('GET', `/campaign/detail?id=${campaign.id}`);
+    expect(JSON.stringify(shown)).not.toContain('plant-7-secret');
     await tick();
     await expectStates(campaign.id, { [applies.sn]: 'updated', [refuses.sn]: 'failed' });
     const refused = (await campaignDevices(admin, campaign.id)).get(refuses.sn);
     expect(refused).toMatchObject({ error: 'wifi.channel: not supported by this radio' });
     expect(applies.config).toMatchObject({
       heartbeatSec: 45,
-      wifi: { ssid: 'plant-7', channel: 0 },
+      wifi: { ssid: 'plant-7', password: 'plant-7-secret', channel: 0 },
     });
     expect(otherSeries.of('config')).toEqual([]);
     await expectCampaign(admin, campaign.id, { waitingOffline: 1, counts: { queued: 1 } });

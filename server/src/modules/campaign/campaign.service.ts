@@ -1,8 +1,10 @@
 import {
   CAMPAIGN_END_STATES,
   CONFIG_DEFAULTS,
+  DEVICE_SERIES,
   compareVersions,
   configProblem,
+  maskSecrets,
   mergePatch,
   type TCampaign,
   type TCampaignCreate,
@@ -15,6 +17,7 @@ import {
   type TCampaignQuery,
   type TCampaignTarget,
   type TCampaignWindow,
+  type TDeviceConfigObject,
   type TDeviceSeries,
   type TWaveDeadlineAction,
 } from '@blrms/contracts';
@@ -413,6 +416,18 @@ function versionInRange(version: string | null, target: TCampaignTarget): boolea
   return true;
 }
 
+/**
+ * A bulk change as anyone sees it: secrets it sets are masked, for the series it targets (every
+ * series' secrets when it targets devices of several).
+ */
+function maskedPatch(
+  series: TDeviceSeries | null,
+  patch: TDeviceConfigObject,
+): Record<string, unknown> {
+  const all: readonly TDeviceSeries[] = series ? [series] : DEVICE_SERIES;
+  return all.reduce<TDeviceConfigObject>((masked, s) => maskSecrets(s, masked), patch);
+}
+
 function toCampaign(row: CampaignTable, progress: TCampaignProgress): TCampaign {
   return {
     ...progress,
@@ -422,7 +437,7 @@ function toCampaign(row: CampaignTable, progress: TCampaignProgress): TCampaign 
     firmwareVersion: row.firmware_version,
     series: row.series as TDeviceSeries | null,
     configPatch: row.config_patch_json
-      ? (JSON.parse(row.config_patch_json) as Record<string, unknown>)
+      ? maskedPatch(row.series as TDeviceSeries | null, JSON.parse(row.config_patch_json))
       : null,
     target: JSON.parse(row.target_json) as Record<string, unknown>,
     waves: JSON.parse(row.waves_json) as number[],

@@ -51,6 +51,21 @@ export class DeviceCommandRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Keeps an answer that came after the command's timeout; false when the command did not time
+   * out or already has one (the first late answer is kept).
+   */
+  async noteLateReply(companyId: string, id: string, lateReplyJson: string): Promise<boolean> {
+    const result = await scoped(this.db, companyId)
+      .updateTable('device_command')
+      .set({ late_reply_json: lateReplyJson })
+      .where('id', '=', id)
+      .where('state', '=', 'timeout')
+      .where('late_reply_json', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Commands of every company still waiting past their deadline (the timeout sweep). */
   expired(now: number, limit: number): Promise<DeviceCommandTable[]> {
     return this.db

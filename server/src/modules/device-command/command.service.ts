@@ -1,7 +1,7 @@
 import {
   DEVICE_LOG_CONTENT_MAX_BYTES,
   MQTT_PAYLOAD_MAX_BYTES,
-  ZConfigDownPayload,
+  ZConfigSnapshot,
   downTopic,
   isBuiltInMethod,
   type TCommandState,
@@ -53,6 +53,7 @@ function toCommand(row: DeviceCommandTable): TDeviceCommand {
     createBy: row.create_by,
     createTime: iso(row.create_time),
     replyTime: isoOrNull(row.reply_time),
+    lateReply: parseJson(row.late_reply_json) as TDeviceCommand['lateReply'],
   };
 }
 
@@ -74,7 +75,8 @@ function bytes(value: unknown): number {
  * the command's timeout, or ended as `timeout` by a sweep that any number of nodes may run (each
  * command ends once: every end is a conditional update of a command still waiting). Each command
  * is a device log entry whose state follows the answer; sockets watching the device get every
- * change. A `get_config` answer is also what the device reports as its configuration.
+ * change. A `get_config` answer is also what the device reports as its configuration; it is kept
+ * with its secrets masked. An answer after the timeout is kept beside it (`lateReply`).
  */
 export class DeviceCommandService {
   private readonly timer: NodeJS.Timeout;
@@ -159,6 +161,7 @@ export class DeviceCommandService {
       deadline: now + input.timeoutSec * 1000,
       reply_time: null,
       log_id: logId,
+      late_reply_json: null,
     };
     await this.repository.insert(row);
     const command = toCommand(row);
@@ -176,17 +179,33 @@ export class DeviceCommandService {
 
   // ---------------------------------------------------------------- devices (uplink handler)
 
-  /** `up/rpc/{reqId}`. A reply to a command that already ended (timed out) is ignored. */
+  /**
+   * `up/rpc/{reqId}`. A reply to a command that timed out is kept as its late reply (the first
+   * one); other replies to a command that already ended are ignored.
+   */
   async rpcReplied(
     device: DeviceRef,
     reqId: string,
     payload: TRpcReplyPayload,
     receivedAt: number,
   ): Promise<void> {
+    const command = await this.repository.find(device.companyId, reqId);
+    if (!command || command.device_id !== device.id) {
+      this.log.debug({ sn: device.sn, reqId }, 'reply to an unknown command');
+      return;
+    }
+    const snapshot =
+      command.method === 'get_config' && payload.ok
+        ? ZConfigSnapshot.safeParse(payload.result)
+        : undefined;
+    // What the platform keeps and shows of the answer: secrets masked.
+    const result = snapshot?.success
+      ? { ...snapshot.data, config: await this.configs.masked(device, snapshot.data.config) }
+      : payload.result;
     const outcome: CommandOutcome = payload.ok
       ? {
           state: 'succeeded',
-          resultJson: payload.result === undefined ? null : JSON.stringify(payload.result),
+          resultJson: result === undefined ? null : JSON.stringify(result),
           error: null,
           at: receivedAt,
         }
@@ -196,22 +215,20 @@ export class DeviceCommandService {
           error: payload.error ?? 'failed',
           at: receivedAt,
         };
-    if (!(await this.repository.finish(device.companyId, device.id, reqId, outcome))) {
+    if (await this.repository.finish(device.companyId, device.id, reqId, outcome)) {
+      await this.ended({
+        ...command,
+        state: outcome.state,
+        result_json: outcome.resultJson,
+        error: outcome.error,
+        reply_time: outcome.at,
+      });
+    } else if (!(await this.lateReply(command, outcome))) {
       this.log.debug({ sn: device.sn, reqId }, 'reply to a command that is not waiting');
       return;
     }
-    const row = await this.repository.find(device.companyId, reqId);
-    if (!row) return;
-    await this.ended(row);
-    if (row.method === 'get_config' && payload.ok) {
-      const current = ZConfigDownPayload.safeParse(payload.result);
-      if (current.success) {
-        await this.configs.configReported(
-          device,
-          { version: current.data.version, config: current.data.config, result: 'ok' },
-          receivedAt,
-        );
-      }
+    if (snapshot?.success) {
+      await this.configs.configReported(device, { ...snapshot.data, result: 'ok' }, receivedAt);
     }
   }
 
@@ -250,13 +267,39 @@ export class DeviceCommandService {
 
   // ---------------------------------------------------------------- internals
 
+  /**
+   * Keeps the first answer to a command that timed out beside the timeout, in the command and its
+   * log entry; false when the command did not time out or already has one.
+   */
+  private async lateReply(command: DeviceCommandTable, outcome: CommandOutcome) {
+    const late = {
+      ok: outcome.state === 'succeeded',
+      result: parseJson(outcome.resultJson),
+      error: outcome.error,
+      at: iso(outcome.at),
+    };
+    const noted = await this.repository.noteLateReply(
+      command.company_id,
+      command.id,
+      JSON.stringify(late),
+    );
+    if (!noted) return false;
+    // Read again: `command` may have been read before the sweep that timed it out wrote its end.
+    const row = await this.repository.find(command.company_id, command.id);
+    if (row) await this.ended(row);
+    return true;
+  }
+
   /** The command's log entry takes its outcome (with the answer); watchers get the command. */
   private async ended(row: DeviceCommandTable) {
     if (row.log_id) {
       const request = requestOf(row);
       const result = parseJson(row.result_json);
+      const lateReply = parseJson(row.late_reply_json);
       let content: unknown =
-        row.state === 'succeeded' ? { ...request, result } : { ...request, error: row.error };
+        row.state === 'succeeded'
+          ? { ...request, result }
+          : { ...request, error: row.error, ...(lateReply === null ? {} : { lateReply }) };
       // The request and a 64 KiB answer together may not fit: the answer stays in the command.
       if (bytes(content) > DEVICE_LOG_CONTENT_MAX_BYTES) content = request;
       await this.logs.setState(

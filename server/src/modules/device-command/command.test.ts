@@ -1,6 +1,8 @@
 import {
   CONFIG_DEFAULTS,
+  SECRET_MASK,
   downTopic,
+  maskSecrets,
   upTopic,
   type TDeviceCommand,
   type TDeviceLog,
@@ -111,6 +113,7 @@ describe('commands to devices', () => {
       createBy: 'cmdop',
       createTime: new Date(t.clock.now).toISOString(),
       replyTime: null,
+      lateReply: null,
     });
     const done = await finished(operator, id, sent.id);
     expect(done).toMatchObject({
@@ -166,20 +169,26 @@ describe('commands to devices', () => {
       deviceId: id,
       method: 'get_config',
     });
+    // The Wi-Fi password stays with the device: the answer is kept with it masked.
+    const shown = maskSecrets('R40', device.config);
+    expect(shown).toMatchObject({ wifi: { password: SECRET_MASK } });
     expect(await finished(operator, id, sent.id)).toMatchObject({
       state: 'succeeded',
-      result: { version: 4, config: device.config },
+      result: { version: 4, config: shown },
+    });
+    expect(JSON.parse((await commandLog(sent.id, 'succeeded')).content ?? '')).toMatchObject({
+      result: { version: 4, config: shown },
     });
     await vi.waitFor(async () => {
       expect(await admin.ok('GET', `/device/config?deviceId=${id}`)).toMatchObject({
         state: 'none',
         desired: null,
-        reported: { version: 4, config: device.config },
+        reported: { version: 4, config: shown },
       });
     });
   });
 
-  it('ends an unanswered command as timeout, and ignores a late answer', async () => {
+  it('ends an unanswered command as timeout, and keeps the first answer that comes later beside it', async () => {
     const { id, device } = await register();
     device.silentRpc = true;
     const sent = await operator.ok('POST', '/device/command', {
@@ -207,10 +216,37 @@ describe('commands to devices', () => {
       'timeout',
     ]);
 
-    await device.publish(upTopic(device.sn, 'rpc', sent.id), { ok: true, result: 'late' });
+    t.clock.advance(2000);
+    await device.publish(upTopic(device.address, 'rpc', sent.id), { ok: true, result: 'late' });
+    const lateReply = {
+      ok: true,
+      result: 'late',
+      error: null,
+      at: new Date(t.clock.now).toISOString(),
+    };
+    await vi.waitFor(async () =>
+      expect(await finished(operator, id, sent.id)).toMatchObject({
+        state: 'timeout',
+        error: 'no answer within 5 s',
+        replyTime: null,
+        lateReply,
+      }),
+    );
+    expect(JSON.parse((await commandLog(sent.id, 'timeout')).content ?? '')).toMatchObject({
+      error: 'no answer within 5 s',
+      lateReply,
+    });
+    await vi.waitFor(() =>
+      expect(published.filter((c) => c.id === sent.id).map((c) => c.lateReply)).toEqual([
+        null,
+        null,
+        lateReply,
+      ]),
+    );
+    // A second late answer changes nothing; a sweep on another node finds nothing left to end.
+    await device.publish(upTopic(device.address, 'rpc', sent.id), { ok: false, error: 'later' });
     await new Promise((r) => setTimeout(r, 200));
-    expect(await finished(operator, id, sent.id)).toMatchObject({ state: 'timeout' });
-    // A sweep on another node finds nothing left to end.
+    expect(await finished(operator, id, sent.id)).toMatchObject({ lateReply });
     expect(await t.app.deviceCommands.sweepTimeouts()).toBe(0);
   });
 

@@ -32,6 +32,15 @@ export interface NewVersion {
   at: number;
 }
 
+/**
+ * Why a desired version failed: a code and its parameter, the device's reason for
+ * `device-refused`, the seconds waited for `no-answer`.
+ */
+export interface Failure {
+  code: 'device-refused' | 'no-answer';
+  error: string | null;
+}
+
 export interface Reported {
   version: number | null;
   configJson: string | null;
@@ -91,8 +100,10 @@ export class DeviceConfigRepository {
         desired_by: v.changedBy,
         desired_at: v.at,
         state: 'pending',
+        error_code: null,
         error: null,
         sent_at: null,
+        deadline: null,
         log_id: v.logId,
         campaign_id: v.campaignId,
       };
@@ -136,19 +147,20 @@ export class DeviceConfigRepository {
   }
 
   /**
-   * The desired version's push is logged as `logId`, and went out at `at` (null: it waits for the
-   * device to come online). Nothing happens when the version changed meanwhile.
+   * The desired version's push is logged as `logId`, and went out at `at` to an online device
+   * that must answer by `deadline` (both null: it waits for the device to come online). Nothing
+   * happens when the version changed meanwhile.
    */
   async markSent(
     companyId: string,
     deviceId: string,
     version: number,
     logId: string,
-    at: number | null,
+    sent: { at: number; deadline: number } | null,
   ): Promise<void> {
     await scoped(this.db, companyId)
       .updateTable('device_config')
-      .set({ sent_at: at, log_id: logId })
+      .set({ sent_at: sent?.at ?? null, deadline: sent?.deadline ?? null, log_id: logId })
       .where('device_id', '=', deviceId)
       .where('desired_version', '=', version)
       .execute();
@@ -169,8 +181,10 @@ export class DeviceConfigRepository {
         desired_at: null,
         reported_version: r.version,
         state: 'none',
+        error_code: null,
         error: null,
         sent_at: null,
+        deadline: null,
         log_id: null,
         campaign_id: null,
         ...values,
@@ -180,8 +194,9 @@ export class DeviceConfigRepository {
   }
 
   /**
-   * Moves the state of desired `version` from one of `from` to `to`; false when it was not in
-   * one of them (already moved, by this node or another, or a newer version was set).
+   * Moves the state of desired `version` from one of `from` to `to` (an answer ends the wait for
+   * one); false when it was not in one of them (already moved, by this node or another, or a newer
+   * version was set).
    */
   async transition(
     companyId: string,
@@ -189,11 +204,16 @@ export class DeviceConfigRepository {
     version: number,
     from: string[],
     to: string,
-    error: string | null,
+    failure: Failure | null,
   ): Promise<boolean> {
     const result = await scoped(this.db, companyId)
       .updateTable('device_config')
-      .set({ state: to, error })
+      .set({
+        state: to,
+        error_code: failure?.code ?? null,
+        error: failure?.error ?? null,
+        deadline: null,
+      })
       .where('device_id', '=', deviceId)
       .where('desired_version', '=', version)
       .where('state', 'in', from)
@@ -210,6 +230,29 @@ export class DeviceConfigRepository {
       .where('state', '=', 'pending')
       .where(sql<boolean>`desired_version > coalesce(reported_version, 0)`)
       .executeTakeFirst();
+  }
+
+  /**
+   * Pushes of every company past their deadline, to devices still online on the connection that
+   * got the push (a device that reconnected gets it again, with a new deadline).
+   */
+  unanswered(now: number, limit: number): Promise<DeviceConfigTable[]> {
+    return this.db
+      .selectFrom('device_config')
+      .innerJoin('device', 'device.id', 'device_config.device_id')
+      .selectAll('device_config')
+      .where('device_config.state', '=', 'pending')
+      .where('device_config.deadline', '<=', now)
+      .where('device.status', '=', 'online')
+      .where((eb) =>
+        eb.or([
+          eb('device.last_connect_at', 'is', null),
+          eb('device.last_connect_at', '<=', eb.ref('device_config.sent_at')),
+        ]),
+      )
+      .orderBy('device_config.deadline')
+      .limit(limit)
+      .execute();
   }
 
   history(companyId: string, deviceId: string, page: PageRequest & { order: 'asc' | 'desc' }) {

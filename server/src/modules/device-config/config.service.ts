@@ -1,12 +1,17 @@
 import {
-  CONFIG_DEFAULTS,
+  CONFIG_ANSWER_TIMEOUT_SEC,
   DEVICE_SERIES,
   changedPaths,
   configJsonSchema,
+  configPatchProblem,
   configProblem,
   isConfigObject,
   downTopic,
+  maskSecrets,
   mergePatch,
+  withoutMaskedSecrets,
+  type TConfigDownPayload,
+  type TConfigFailure,
   type TConfigHistoryQuery,
   type TConfigReportedPayload,
   type TConfigState,
@@ -28,9 +33,12 @@ import type { ActionOrigin, DeviceService } from '../device/device.service.js';
 import { iso, isoOrNull, pageResult, type Page } from '../device/paging.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceRef } from '../device-gateway/uplink-sink.js';
-import type { ConfigTarget, DeviceConfigRepository } from './config.repository.js';
+import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';
 
-/** What became of a desired version: the device applied it (`ok`) or refused it. */
+/**
+ * What became of a desired version: the device applied it (`ok`), or refused it or did not answer
+ * in time (`error` says which, in English, for campaign rows).
+ */
 export interface ConfigOutcome {
   deviceId: string;
   version: number;
@@ -47,9 +55,13 @@ interface Actor {
 
 /** How often a campaign's change is tried again when someone else changed the device meanwhile. */
 const APPLY_ATTEMPTS = 3;
-/** Keys whose values are secrets: the device log shows them masked. */
-const SECRET_KEY = /password/i;
-const MASK = '******';
+/**
+ * Pushes past their deadline are looked for this often: a `no-answer` shows at most this late. The
+ * query reads the `(state, deadline)` index, so an idle sweep costs one index probe.
+ */
+const SWEEP_INTERVAL_MS = 1000;
+const SWEEP_BATCH = 500;
+const ANSWER_TIMEOUT_MS = CONFIG_ANSWER_TIMEOUT_SEC * 1000;
 
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
@@ -58,15 +70,48 @@ function parseConfig(text: string | null | undefined): TDeviceConfigObject | nul
 }
 
 /**
- * The configuration as the device log keeps it: secrets (Wi-Fi, APN, upstream MQTT passwords)
- * masked, because the log is read by users who may not see the configuration itself.
+ * What the platform knows of a device's configuration: what it reported, with the desired fields
+ * it has not reported yet on top. Nothing else: a field neither set nor reported is unknown.
  */
-function masked(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => masked(v));
-  if (isConfigObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, k)]));
-  }
-  return typeof value === 'string' && value !== '' && SECRET_KEY.test(key) ? MASK : value;
+function knownConfig(row: DeviceConfigTable | undefined): TDeviceConfigObject {
+  const reported = parseConfig(row?.reported_json);
+  const desired = parseConfig(row?.desired_json);
+  // A device that reported the desired version, or a later one of its own, runs what it says.
+  if (reported && (row?.reported_version ?? 0) >= (row?.desired_version ?? 0)) return reported;
+  const known = mergePatch(reported ?? {}, desired ?? {});
+  return isConfigObject(known) ? known : {};
+}
+
+/**
+ * `down/config` for a desired configuration: the whole of it when it is complete, else the fields
+ * set on the platform as a merge patch, so that nothing nobody chose reaches the device.
+ */
+function downPayload(
+  series: TDeviceSeries,
+  version: number,
+  config: TDeviceConfigObject,
+): TConfigDownPayload {
+  return configProblem(series, config) === null ? { version, config } : { version, patch: config };
+}
+
+/** The same downlink with its secrets masked: what the device log keeps. */
+function maskedPayload(series: TDeviceSeries, payload: TConfigDownPayload) {
+  return 'config' in payload
+    ? { version: payload.version, config: maskSecrets(series, payload.config) }
+    : { version: payload.version, patch: maskSecrets(series, payload.patch) };
+}
+
+function failureOf(row: DeviceConfigTable | undefined): TConfigFailure | null {
+  if (row?.state !== 'failed') return null;
+  if (row.error_code === 'no-answer') return { code: 'no-answer', afterSec: Number(row.error) };
+  return { code: 'device-refused', reason: row.error ?? '' };
+}
+
+/** A failure in English, for campaign rows and the device log. */
+function failureText(failure: TConfigFailure): string {
+  return failure.code === 'no-answer'
+    ? `no answer within ${failure.afterSec} s`
+    : failure.reason || 'refused by the device';
 }
 
 /** `config.<path>: <rule>` parts of a configuration problem (`configProblem`'s `path: rule`). */
@@ -77,16 +122,17 @@ function problemParts(problem: string): { path: string; rule: string } {
     : { path: problem.slice(0, at), rule: problem.slice(at + 2) };
 }
 
-function toState(deviceId: string, series: string, row: DeviceConfigTable | undefined) {
+/** The state as anyone sees it: secrets masked (only the device receives them). */
+function toState(deviceId: string, series: TDeviceSeries, row: DeviceConfigTable | undefined) {
   const desired = row && row.desired_version > 0 ? parseConfig(row.desired_json) : null;
   return {
     deviceId,
-    series: series as TDeviceSeries,
+    series,
     desired:
       row && desired
         ? {
             version: row.desired_version,
-            config: desired,
+            config: maskSecrets(series, desired),
             changedBy: row.desired_by,
             changedAt: iso(row.desired_at ?? 0),
           }
@@ -95,12 +141,12 @@ function toState(deviceId: string, series: string, row: DeviceConfigTable | unde
       row && row.reported_at !== null
         ? {
             version: row.reported_version ?? 0,
-            config: parseConfig(row.reported_json),
+            config: maskSecrets(series, parseConfig(row.reported_json)),
             reportedAt: iso(row.reported_at),
           }
         : null,
     state: (row?.state ?? 'none') as TConfigState,
-    error: row?.error ?? null,
+    failure: failureOf(row),
     sentAt: isoOrNull(row?.sent_at ?? null),
   } satisfies TDeviceConfigState;
 }
@@ -110,13 +156,19 @@ function toState(deviceId: string, series: string, row: DeviceConfigTable | unde
  * device's desired configuration is a new version (previous + 1, kept in the history with the
  * paths it changed and who changed it). It is sent as `down/config` at once when the device is
  * online, else when its next online status arrives, and again after every reconnect until the
- * device reports it (`up/config/reported`): then it is `applied`, or `failed` with the device's
- * reason. A refused version is not sent again: the device would refuse it again, so it waits for
- * the next change. Every push is a device log entry whose state follows the device's answer.
+ * device answers (`up/config/reported`): then it is `applied`, or `failed` with the device's
+ * reason, or `failed` as `no-answer` when the device stayed online past the push's deadline
+ * without answering. A failed version is not sent again: it waits for the next change. Every push
+ * is a device log entry whose state follows the device's answer. Secrets leave the platform only
+ * in pushes: every state, version, log entry and message shows them masked.
  */
 export class DeviceConfigService {
   private readonly listeners: ((outcome: ConfigOutcome) => void)[] = [];
   private schemaCache: Record<string, Record<string, unknown>> | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private sweeping: Promise<unknown> | null = null;
+  /** The tail of each device's reports and online statuses being handled (see `inOrder`). */
+  private readonly deviceQueues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repository: DeviceConfigRepository,
@@ -126,7 +178,16 @@ export class DeviceConfigService {
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweepUnanswered()
+        .catch((err: unknown) => this.log.warn({ err }, 'configuration deadline sweep failed'))
+        .finally(() => {
+          this.sweeping = null;
+        });
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
 
   // ---------------------------------------------------------------- API
 
@@ -134,7 +195,7 @@ export class DeviceConfigService {
     const device = await this.devices.get(scope, deviceId);
     return toState(
       device.id,
-      device.series,
+      device.series as TDeviceSeries,
       await this.repository.find(scope.companyId, device.id),
     );
   }
@@ -146,9 +207,11 @@ export class DeviceConfigService {
   }
 
   /**
-   * Sets the whole desired configuration of a device: checked against its series' schema (400
-   * naming the field; nothing stored or sent) and against the version the editor started from
-   * (409 when someone changed it meanwhile). Returns the new state and whether it went out now.
+   * Sets the desired configuration of a device: the edit (secrets sent back masked left out) is
+   * checked against its series' schema, field by field (400 naming the field; nothing stored or
+   * sent), and against the version the editor started from (409 when someone changed it
+   * meanwhile), then merged into what the platform knows of the device. Returns the new state and
+   * whether it went out now.
    */
   async set(
     scope: Scope,
@@ -156,12 +219,11 @@ export class DeviceConfigService {
     origin: ActionOrigin,
   ): Promise<{ state: TDeviceConfigState; sent: boolean }> {
     const device = await this.devices.get(scope, input.deviceId);
-    const problem = configProblem(device.series, input.config);
+    const series = device.series as TDeviceSeries;
+    const edit = withoutMaskedSecrets(series, input.config);
+    const problem = configPatchProblem(series, edit);
     if (problem) {
-      throw new AppError('deviceConfigInvalid', 400, {
-        ...problemParts(problem),
-        series: device.series,
-      });
+      throw new AppError('deviceConfigInvalid', 400, { ...problemParts(problem), series });
     }
     const row = await this.repository.find(scope.companyId, device.id);
     const current = row?.desired_version ?? 0;
@@ -173,11 +235,11 @@ export class DeviceConfigService {
       companyId: scope.companyId,
       sn: device.sn,
       address: device.tagCode,
-      series: device.series,
+      series,
       online: device.status === 'online',
       ownerName: device.ownerName,
     };
-    const version = await this.commit(target, row, input.config, {
+    const version = await this.commit(target, row, edit, {
       actor: { username: scope.username, ip: origin.ip },
       campaignId: null,
     });
@@ -186,22 +248,19 @@ export class DeviceConfigService {
       throw new AppError('deviceConfigStale', 409, { version: now?.desired_version ?? 0 });
     }
     return {
-      state: toState(
-        device.id,
-        device.series,
-        await this.repository.find(scope.companyId, device.id),
-      ),
+      state: toState(device.id, series, await this.repository.find(scope.companyId, device.id)),
       sent: target.online,
     };
   }
 
   async history(scope: Scope, query: TConfigHistoryQuery): Promise<Page<TConfigVersion>> {
     const device = await this.devices.get(scope, query.deviceId);
+    const series = device.series as TDeviceSeries;
     const { records, total } = await this.repository.history(scope.companyId, device.id, query);
     return pageResult(
       records.map((r) => ({
         version: r.version,
-        config: parseConfig(r.config_json) ?? {},
+        config: maskSecrets(series, parseConfig(r.config_json) ?? {}),
         changedPaths: JSON.parse(r.changed_paths) as string[],
         changedBy: r.changed_by,
         changedAt: iso(r.create_time),
@@ -216,14 +275,15 @@ export class DeviceConfigService {
 
   /**
    * Applies a partial change (JSON Merge Patch) to a device's configuration, for a bulk
-   * configuration campaign: on top of the desired configuration, else what the device reported,
-   * else its series' factory settings; checked against the schema; written as a new version and
-   * sent now when the device is online, else on its next online status. Returns the version to
-   * wait for ({@link onOutcome}), or why it could not be applied to this device.
+   * configuration campaign: checked against the series' schema field by field, merged into what
+   * the platform knows of the device (nothing more: fields nobody set or reported stay unknown and
+   * unsent), written as a new version and sent now when the device is online, else on its next
+   * online status. Returns the version to wait for ({@link onOutcome}), or why it could not be
+   * applied to this device.
    */
   async applyPatch(
     device: { id: string; companyId: string; sn: string; series: string },
-    patch: unknown,
+    patch: TDeviceConfigObject,
     actor: string | null,
     campaignId: string,
   ): Promise<{ version: number } | { error: string }> {
@@ -231,22 +291,27 @@ export class DeviceConfigService {
       const target = await this.repository.target(device.companyId, device.id);
       if (!target) return { error: 'device not found' };
       const series = target.series as TDeviceSeries;
-      const row = await this.repository.find(device.companyId, device.id);
-      const base =
-        parseConfig(row?.desired_json) ??
-        parseConfig(row?.reported_json) ??
-        CONFIG_DEFAULTS[series];
-      const config = mergePatch(base, patch);
-      if (!isConfigObject(config)) return { error: '(config): must be an object' };
-      const problem = configProblem(series, config);
+      const change = withoutMaskedSecrets(series, patch);
+      const problem = configPatchProblem(series, change);
       if (problem) return { error: problem };
-      const version = await this.commit(target, row, config, {
+      const row = await this.repository.find(device.companyId, device.id);
+      const version = await this.commit(target, row, change, {
         actor: { username: actor, ip: null },
         campaignId,
       });
       if (version !== null) return { version };
     }
     return { error: 'the configuration was being changed by someone else; try again' };
+  }
+
+  /** A configuration the device sent (a `get_config` answer) as anyone may see it. */
+  async masked(device: DeviceRef, config: TDeviceConfigObject): Promise<TDeviceConfigObject> {
+    const target = await this.repository.target(device.companyId, device.id);
+    // A device deleted meanwhile: every series' secrets, rather than none.
+    const series: readonly TDeviceSeries[] = target
+      ? [target.series as TDeviceSeries]
+      : DEVICE_SERIES;
+    return series.reduce<TDeviceConfigObject>((shown, s) => maskSecrets(s, shown), config);
   }
 
   /** Hears when a device applies or refuses a desired version (bulk configuration campaigns). */
@@ -258,53 +323,75 @@ export class DeviceConfigService {
 
   /**
    * `up/config/reported` (also a `get_config` answer). An `ok` report of the desired version (or
-   * a later one) makes it applied; an `error` report of the desired version makes it failed with
-   * the device's reason. Any report updates what the device runs.
+   * a later one) makes it applied; an `error` report while it is pending makes it failed with the
+   * device's reason (the device names the version it kept, as the protocol says, or the one it
+   * refused). Any report updates what the device runs.
    */
-  async configReported(
-    device: DeviceRef,
-    payload: TConfigReportedPayload,
-    receivedAt: number,
-  ): Promise<void> {
-    const row = await this.repository.find(device.companyId, device.id);
-    const ok = payload.result === 'ok';
-    const desired = row?.desired_version ?? 0;
-    let configJson: string | null = null;
-    if (payload.config) configJson = JSON.stringify(payload.config);
-    else if (ok && row && payload.version === desired) configJson = row.desired_json;
-    // A refusal leaves the device on what it had.
-    else if (!ok) configJson = row?.reported_json ?? null;
-    await this.repository.saveReported(device.companyId, device.id, {
-      // A refused version is not what the device runs.
-      version: ok ? payload.version : null,
-      configJson,
-      at: receivedAt,
-    });
-
-    if (row && desired > 0) {
-      const move = (from: string[], to: string, error: string | null) =>
-        this.repository.transition(device.companyId, device.id, desired, from, to, error);
-      if (ok && payload.version >= desired) {
-        if (await move(['pending'], 'applied', null)) {
-          await this.settle(row, 'succeeded', null);
-        } else {
-          // A device that applied a version it once refused (changed locally, say).
-          await move(['failed'], 'applied', null);
-        }
-      } else if (ok && row.state === 'applied') {
-        // The device went back to an older version (a factory reset): the desired one is sent
-        // again when it next comes online.
-        await move(['applied'], 'pending', null);
-      } else if (!ok && payload.version === desired) {
-        const error = payload.error ?? 'refused by the device';
-        if (await move(['pending'], 'failed', error)) await this.settle(row, 'failed', error);
-      }
-    }
-    await this.publish(device);
+  configReported(device: DeviceRef, payload: TConfigReportedPayload, receivedAt: number) {
+    return this.inOrder(device.id, () => this.handleReport(device, payload, receivedAt));
   }
 
-  /** A device came online: the desired version it has not reported yet goes out now. */
-  async deviceOnline(device: DeviceRef): Promise<void> {
+  /** A device came online: the desired version it has not answered yet goes out now. */
+  deviceOnline(device: DeviceRef): Promise<void> {
+    return this.inOrder(device.id, () => this.pushPending(device));
+  }
+
+  // ---------------------------------------------------------------- deadlines
+
+  /**
+   * Ends every push an online device left unanswered past its deadline as failed (`no-answer`),
+   * so that a bulk configuration always finishes (on a timer every second; tests call it after
+   * moving the clock). Returns how many this call ended.
+   */
+  async sweepUnanswered(): Promise<number> {
+    const now = this.clock();
+    let ended = 0;
+    for (;;) {
+      const rows = await this.repository.unanswered(now, SWEEP_BATCH);
+      for (const row of rows) {
+        const afterSec = Math.round(((row.deadline ?? now) - (row.sent_at ?? now)) / 1000);
+        const failure: Failure = { code: 'no-answer', error: String(afterSec) };
+        const moved = await this.repository.transition(
+          row.company_id,
+          row.device_id,
+          row.desired_version,
+          ['pending'],
+          'failed',
+          failure,
+        );
+        if (!moved) continue;
+        ended += 1;
+        await this.settle(row, 'timeout', failureText({ code: 'no-answer', afterSec }));
+        await this.publish({ id: row.device_id, companyId: row.company_id });
+      }
+      if (rows.length < SWEEP_BATCH) return ended;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /**
+   * Handles one device's reports and online statuses in the order they arrived: the gateway hands
+   * them over without waiting, and a boot report handled after the answer to the push that
+   * followed it would look like a step back.
+   */
+  private inOrder(deviceId: string, work: () => Promise<void>): Promise<void> {
+    const run = (this.deviceQueues.get(deviceId) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.deviceQueues.set(deviceId, tail);
+    void tail.then(() => {
+      if (this.deviceQueues.get(deviceId) === tail) this.deviceQueues.delete(deviceId);
+    });
+    return run;
+  }
+
+  /** Sends the desired version the device has not answered yet, if there is one. */
+  private async pushPending(device: DeviceRef): Promise<void> {
     const row = await this.repository.pending(device.companyId, device.id);
     if (!row) return;
     const config = parseConfig(row.desired_json);
@@ -316,22 +403,68 @@ export class DeviceConfigService {
     });
   }
 
-  // ---------------------------------------------------------------- internals
+  private async handleReport(
+    device: DeviceRef,
+    payload: TConfigReportedPayload,
+    receivedAt: number,
+  ): Promise<void> {
+    const row = await this.repository.find(device.companyId, device.id);
+    const ok = payload.result === 'ok';
+    const desired = row?.desired_version ?? 0;
+    // Firmware that echoes the refused version still runs what it had, not that version.
+    const echoesRefused = !ok && desired > 0 && payload.version === desired;
+    let configJson: string | null = null;
+    if (payload.config) configJson = JSON.stringify(payload.config);
+    else if (ok && row && payload.version === desired)
+      configJson = JSON.stringify(knownConfig(row));
+    else configJson = row?.reported_json ?? null;
+    await this.repository.saveReported(device.companyId, device.id, {
+      version: echoesRefused ? null : payload.version,
+      configJson,
+      at: receivedAt,
+    });
+
+    if (row && desired > 0) {
+      const move = (from: string[], to: string, failure: Failure | null) =>
+        this.repository.transition(device.companyId, device.id, desired, from, to, failure);
+      if (ok && payload.version >= desired) {
+        if (await move(['pending'], 'applied', null)) {
+          await this.settle(row, 'succeeded', null);
+        } else {
+          // A device that applied a version it once refused (changed locally, say).
+          await move(['failed'], 'applied', null);
+        }
+      } else if (ok && row.state === 'applied') {
+        // The device went back to an older version (a factory reset, reported at boot): it gets
+        // the desired one again, now that it is online.
+        if (await move(['applied'], 'pending', null)) await this.pushPending(device);
+      } else if (!ok && row.state === 'pending') {
+        const failure: Failure = { code: 'device-refused', error: payload.error ?? null };
+        if (await move(['pending'], 'failed', failure)) {
+          const reason = payload.error ?? '';
+          await this.settle(row, 'failed', failureText({ code: 'device-refused', reason }));
+        }
+      }
+    }
+    await this.publish(device);
+  }
 
   /**
-   * Writes `config` as the next version if the desired version is still the one `row` shows;
-   * null when it is not (someone else changed it first). A push of the previous version the
-   * device has not answered ends as `timeout` in the device log.
+   * Merges `change` into what the platform knows of the device and writes it as the next version
+   * if the desired version is still the one `row` shows; null when it is not (someone else changed
+   * it first). A push of the previous version the device has not answered ends as `timeout` in
+   * the device log.
    */
   private async commit(
     target: ConfigTarget,
     row: DeviceConfigTable | undefined,
-    config: TDeviceConfigObject,
-    change: { actor: Actor; campaignId: string | null },
+    change: TDeviceConfigObject,
+    how: { actor: Actor; campaignId: string | null },
   ): Promise<number | null> {
     const series = target.series as TDeviceSeries;
-    const before =
-      parseConfig(row?.desired_json) ?? parseConfig(row?.reported_json) ?? CONFIG_DEFAULTS[series];
+    const before = knownConfig(row);
+    const merged = mergePatch(before, change);
+    const config = isConfigObject(merged) ? merged : before;
     // Above what the device reported too: a device that numbered a change of its own higher must
     // still take the new version for a new one.
     const version = Math.max(row?.desired_version ?? 0, row?.reported_version ?? 0) + 1;
@@ -342,33 +475,34 @@ export class DeviceConfigService {
       version,
       configJson: JSON.stringify(config),
       changedPaths: changedPaths(before, config),
-      changedBy: change.actor.username,
-      campaignId: change.campaignId,
+      changedBy: how.actor.username,
+      campaignId: how.campaignId,
       logId: null,
       at: this.clock(),
     });
     if (!saved) return null;
     if (row?.state === 'pending' && row.log_id) await this.logs.setState(row.log_id, 'timeout');
     if (target.online) {
-      await this.push(target, version, config, { log_id: null, sent_at: null }, change.actor);
+      await this.push(target, version, config, { log_id: null, sent_at: null }, how.actor);
     } else {
       // Logged now, waiting for the device: who asked, and from where, is known only now.
-      const logId = await this.writeLog(target, version, config, change.actor, 'pending');
+      const payload = downPayload(series, version, config);
+      const logId = await this.writeLog(target, payload, how.actor, 'pending');
       await this.repository.markSent(target.companyId, target.id, version, logId, null);
       await this.publish(target);
       // Presence is written in batches: a device that connected in the last moments is online
       // before the database says so, and its online status may already have been handled. A
       // downlink to a device connected nowhere goes nowhere; its next online status re-sends it.
-      await this.gateway.send(target.address, 'config', undefined, { version, config });
+      await this.gateway.send(target.address, 'config', undefined, payload);
     }
     return version;
   }
 
   /**
-   * Sends `down/config`. A push logged while the device was offline is this one; a push sent
-   * before (to a connection that ended without an answer) ends as `timeout` and a new entry is
-   * written. The state is published before the downlink leaves, so that the device's answer is
-   * always announced after it.
+   * Sends `down/config` to an online device, which has until the deadline to answer. A push
+   * logged while the device was offline is this one; a push sent before (to a connection that
+   * ended without an answer) ends as `timeout` and a new entry is written. The state is published
+   * before the downlink leaves, so that the device's answer is always announced after it.
    */
   private async push(
     target: ConfigTarget,
@@ -377,23 +511,27 @@ export class DeviceConfigService {
     logged: Pick<DeviceConfigTable, 'log_id' | 'sent_at'>,
     actor: Actor,
   ): Promise<void> {
+    const payload = downPayload(target.series as TDeviceSeries, version, config);
     let logId: string;
     if (logged.log_id && logged.sent_at === null) {
       logId = logged.log_id;
       await this.logs.setState(logId, 'sent');
     } else {
       if (logged.log_id) await this.logs.setState(logged.log_id, 'timeout');
-      logId = await this.writeLog(target, version, config, actor, 'sent');
+      logId = await this.writeLog(target, payload, actor, 'sent');
     }
-    await this.repository.markSent(target.companyId, target.id, version, logId, this.clock());
+    const at = this.clock();
+    await this.repository.markSent(target.companyId, target.id, version, logId, {
+      at,
+      deadline: at + ANSWER_TIMEOUT_MS,
+    });
     await this.publish(target);
-    await this.gateway.send(target.address, 'config', undefined, { version, config });
+    await this.gateway.send(target.address, 'config', undefined, payload);
   }
 
   private writeLog(
     target: ConfigTarget,
-    version: number,
-    config: TDeviceConfigObject,
+    payload: TConfigDownPayload,
     actor: Actor,
     state: TDeviceLogState,
   ): Promise<string> {
@@ -405,22 +543,36 @@ export class DeviceConfigService {
       sourceUser: actor.username,
       targetUser: target.ownerName,
       subject: 'config.push',
-      content: { version, config: masked(config) },
+      content: maskedPayload(target.series as TDeviceSeries, payload),
       sourceIp: actor.ip,
       state,
     });
   }
 
-  /** The device answered the desired version of `row`: its push's log entry and the listeners. */
+  /**
+   * The desired version of `row` was answered (or not in time): its push's log entry and the
+   * listeners learn how it ended.
+   */
   private async settle(
     row: DeviceConfigTable,
-    state: 'succeeded' | 'failed',
+    state: 'succeeded' | 'failed' | 'timeout',
     error: string | null,
   ) {
     const version = row.desired_version;
-    if (row.log_id) {
-      const content = { version, config: masked(parseConfig(row.desired_json)) };
-      await this.logs.setState(row.log_id, state, error === null ? content : { ...content, error });
+    const config = parseConfig(row.desired_json);
+    if (row.log_id && config) {
+      const series = (await this.repository.target(row.company_id, row.device_id))?.series;
+      if (series !== undefined) {
+        const content = maskedPayload(
+          series as TDeviceSeries,
+          downPayload(series as TDeviceSeries, version, config),
+        );
+        await this.logs.setState(
+          row.log_id,
+          state,
+          error === null ? content : { ...content, error },
+        );
+      }
     }
     const outcome: ConfigOutcome = {
       deviceId: row.device_id,
@@ -438,7 +590,7 @@ export class DeviceConfigService {
     }
   }
 
-  /** Sockets watching the device get its configuration state as it is now. */
+  /** Sockets watching the device get its configuration state as it is now (secrets masked). */
   private async publish(device: { id: string; companyId: string; series?: string }) {
     const series =
       device.series ?? (await this.repository.target(device.companyId, device.id))?.series;
@@ -446,7 +598,7 @@ export class DeviceConfigService {
     const row = await this.repository.find(device.companyId, device.id);
     await this.bus.publish('device.config', {
       companyId: device.companyId,
-      config: toState(device.id, series, row),
+      config: toState(device.id, series as TDeviceSeries, row),
     });
   }
 }

@@ -1,12 +1,17 @@
 import {
   CONFIG_DEFAULTS,
+  SECRET_MASK,
   downTopic,
+  maskSecrets,
+  upTopic,
+  type TDeviceCommand,
   type TDeviceConfigState,
   type TDeviceLog,
   type TR40Config,
 } from '@blrms/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import { campaignDevices, createCampaign, expectCampaign } from '../../test/campaign.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
 import {
   expectDevice,
@@ -19,6 +24,21 @@ import type { ConfigOutcome } from './config.service.js';
 
 const R40 = CONFIG_DEFAULTS.R40 as TR40Config;
 const withHeartbeat = (heartbeatSec: number): TR40Config => ({ ...R40, heartbeatSec });
+/** How the API shows an R40 configuration: its passwords masked. */
+const shown = (config: TR40Config) => maskSecrets('R40', config);
+/** What an R40 in the field runs: nothing like the factory settings. */
+const FIELD_R40: TR40Config = {
+  wan: { mode: 'lte', apn: 'plant.apn', apnUser: 'plant', apnPassword: 'apn-secret-7' },
+  lan: {
+    ip: '10.7.0.1',
+    netmask: '255.255.0.0',
+    dhcp: false,
+    dhcpStart: '10.7.0.100',
+    dhcpEnd: '10.7.0.200',
+  },
+  wifi: { enabled: true, ssid: 'Plant-7', password: 'wifi-secret-7', channel: 6 },
+  heartbeatSec: 300,
+};
 
 describe('remote configuration', () => {
   let t: TestContext;
@@ -110,13 +130,14 @@ describe('remote configuration', () => {
   it('sends a change to an online device, which applies it; state, history and log show it', async () => {
     const { id, device } = await register();
     await online(device);
-    expect(await state(id)).toEqual({
+    // It reported what it runs when it came online.
+    expect(await settled(id, { reported: { version: 0 } })).toEqual({
       deviceId: id,
       series: 'R40',
       desired: null,
-      reported: null,
+      reported: { version: 0, config: shown(R40), reportedAt: expect.any(String) },
       state: 'none',
-      error: null,
+      failure: null,
       sentAt: null,
     });
 
@@ -135,22 +156,23 @@ describe('remote configuration', () => {
       series: 'R40',
       desired: {
         version: 1,
-        config: withHeartbeat(30),
+        config: shown(withHeartbeat(30)),
         changedBy: 'admin',
         changedAt: new Date(t.clock.now).toISOString(),
       },
       reported: {
         version: 1,
-        config: withHeartbeat(30),
+        config: shown(withHeartbeat(30)),
         reportedAt: expect.any(String),
       },
       state: 'applied',
-      error: null,
+      failure: null,
       sentAt: new Date(t.clock.now).toISOString(),
     });
-    // The console's sockets heard every step, the answer after the push.
+    // The console's sockets heard every step (the boot report first), the answer after the push.
     await vi.waitFor(() =>
       expect(published.filter((p) => p.deviceId === id).map((p) => p.state)).toEqual([
+        'none',
         'pending',
         'applied',
       ]),
@@ -165,7 +187,7 @@ describe('remote configuration', () => {
     expect(history.records).toEqual([
       {
         version: 2,
-        config: { ...withHeartbeat(45), wan: { ...R40.wan, apn: 'iot' } },
+        config: shown({ ...withHeartbeat(45), wan: { ...R40.wan, apn: 'iot' } }),
         changedPaths: ['wan.apn', 'heartbeatSec'],
         changedBy: 'admin',
         changedAt: new Date(t.clock.now).toISOString(),
@@ -187,7 +209,7 @@ describe('remote configuration', () => {
     // Secrets are masked in the log, which readers without the configuration may see.
     expect(JSON.parse(logs[0]?.content ?? '')).toEqual({
       version: 1,
-      config: { ...withHeartbeat(30), wifi: { ...R40.wifi, password: '******' } },
+      config: { ...withHeartbeat(30), wifi: { ...R40.wifi, password: SECRET_MASK } },
     });
     expect(logs[1]).toMatchObject({ state: 'succeeded' });
     const zh = client(t, admin.headers['x-access-token'], 'zh-CN');
@@ -246,18 +268,39 @@ describe('remote configuration', () => {
     expect(device.of('config')).toHaveLength(2);
   });
 
-  it('shows a refusal as failed with the device’s error, and does not send it again', async () => {
+  it('sends the desired version again at once to a device that comes back from a factory reset', async () => {
+    const { id, device } = await register();
+    await online(device);
+    await set(id, 0, withHeartbeat(30));
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    await offline(device);
+    device.version = 0;
+    device.config = structuredClone(R40);
+    await online(device);
+    // Its report at boot says it runs v0: the platform sends v1 again on this connection.
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(2));
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config').map((d) => d.payload)).toEqual([
+      { version: 1, config: withHeartbeat(30) },
+      { version: 1, config: withHeartbeat(30) },
+    ]);
+    expect(device.config).toEqual(withHeartbeat(30));
+  });
+
+  it('shows a refusal as the protocol words it (the version kept) as failed with the device’s reason, at once', async () => {
     const { id, device } = await register();
     device.configMode = 'refuse';
     await online(device);
+    await settled(id, { reported: { version: 0 } });
     await set(id, 0, withHeartbeat(300));
     const failed = await settled(id, { state: 'failed' });
     expect(failed).toMatchObject({
-      error: 'wifi.channel: not supported by this radio',
+      failure: { code: 'device-refused', reason: 'wifi.channel: not supported by this radio' },
       desired: { version: 1 },
       // What the device kept.
-      reported: { version: 0, config: R40 },
+      reported: { version: 0, config: shown(R40) },
     });
+    expect(device.of('config')).toHaveLength(1);
     const [log] = await logsIn(id, ['failed']);
     expect(JSON.parse(log?.content ?? '')).toMatchObject({
       version: 1,
@@ -277,11 +320,232 @@ describe('remote configuration', () => {
     await online(device);
     await new Promise((r) => setTimeout(r, 200));
     expect(device.of('config')).toHaveLength(1);
+    expect((await state(id)).state).toBe('failed');
 
     // A new change goes out.
     device.configMode = 'apply';
     expect((await set(id, 1, withHeartbeat(60))).statusCode).toBe(200);
-    await settled(id, { state: 'applied', error: null, reported: { version: 2 } });
+    await settled(id, { state: 'applied', failure: null, reported: { version: 2 } });
+  });
+
+  it('takes a refusal that echoes the refused version too, keeping the version the device runs', async () => {
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await online(device);
+    await settled(id, { reported: { version: 0 } });
+    await set(id, 0, withHeartbeat(300));
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+    await device.publish(upTopic(device.address, 'config/reported'), {
+      version: 1,
+      config: R40,
+      result: 'error',
+      error: 'heartbeatSec: too slow',
+    });
+    expect(await settled(id, { state: 'failed' })).toMatchObject({
+      failure: { code: 'device-refused', reason: 'heartbeatSec: too slow' },
+      reported: { version: 0 },
+    });
+  });
+
+  it('fails a push an online device leaves unanswered past its deadline, so that a campaign finishes', async () => {
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await online(device);
+    await settled(id, { reported: { version: 0 } });
+    await set(id, 0, withHeartbeat(120));
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+    t.clock.advance(59_000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    expect((await state(id)).state).toBe('pending');
+    t.clock.advance(1000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    expect(await state(id)).toMatchObject({
+      state: 'failed',
+      failure: { code: 'no-answer', afterSec: 60 },
+    });
+    expect(await logsIn(id, ['timeout'])).toEqual([
+      expect.objectContaining({ content: expect.stringContaining('no answer within 60 s') }),
+    ]);
+    // The campaign engine hears it as it hears a refusal.
+    await vi.waitFor(() =>
+      expect(outcomes).toContainEqual({
+        deviceId: id,
+        version: 1,
+        campaignId: null,
+        ok: false,
+        error: 'no answer within 60 s',
+      }),
+    );
+    // Failed, it is not sent again.
+    await offline(device);
+    await online(device);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(device.of('config')).toHaveLength(1);
+  });
+
+  it('finishes a bulk configuration whose device never answers, the device failed for no answer', async () => {
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await online(device);
+    await settled(id, { reported: { version: 0 } });
+    const campaign = await createCampaign(admin, {
+      name: 'Silent heartbeat',
+      kind: 'config',
+      series: 'R40',
+      configPatch: { heartbeatSec: 45 },
+      target: { deviceIds: [id] },
+    });
+    await t.app.campaignEngine.tick();
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+    t.clock.advance(60_000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    await t.app.campaignEngine.tick();
+    await expectCampaign(admin, campaign.id, { state: 'completed', counts: { failed: 1 } });
+    expect((await campaignDevices(admin, campaign.id)).get(device.sn)).toMatchObject({
+      state: 'failed',
+      error: 'no answer within 60 s',
+    });
+  });
+
+  it('runs a push’s clock only while the device is online on the connection that got it', async () => {
+    // Offline: the change waits, however long.
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await set(id, 0, withHeartbeat(120));
+    t.clock.advance(120_000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    expect((await state(id)).state).toBe('pending');
+
+    // Sent, then the device went away: it gets the change again when it is back, with a new
+    // deadline.
+    await online(device);
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+    await offline(device);
+    t.clock.advance(120_000);
+    await t.app.deviceConfigs.sweepUnanswered();
+    expect((await state(id)).state).toBe('pending');
+    device.configMode = 'apply';
+    await online(device);
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config')).toHaveLength(2);
+  });
+
+  it('sends a device that never reported only the fields someone set, as a patch it merges', async () => {
+    const { id, device } = await register();
+    // Firmware that does not report at boot: the platform knows nothing of what it runs.
+    device.reportsAtBoot = false;
+    device.config = FIELD_R40;
+    await online(device);
+    const ref = { id, companyId: PLATFORM_ID, sn: device.sn, series: 'R40' };
+    const campaignId = 'd'.repeat(32);
+    expect(
+      await t.app.deviceConfigs.applyPatch(ref, { heartbeatSec: 120 }, 'admin', campaignId),
+    ).toEqual({ version: 1 });
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config').map((d) => d.payload)).toEqual([
+      { version: 1, patch: { heartbeatSec: 120 } },
+    ]);
+    // It kept its APN, Wi-Fi and LAN: no factory settings reached it.
+    expect(device.config).toEqual({ ...FIELD_R40, heartbeatSec: 120 });
+    expect(await state(id)).toMatchObject({
+      desired: { version: 1, config: { heartbeatSec: 120 } },
+      reported: { version: 1, config: shown({ ...FIELD_R40, heartbeatSec: 120 }) },
+    });
+
+    // Once it reported, a change of one field carries the whole configuration it runs.
+    expect((await set(id, 1, { wan: { apn: 'iot.apn' } })).statusCode).toBe(200);
+    await settled(id, { state: 'applied', reported: { version: 2 } });
+    const running = { ...FIELD_R40, heartbeatSec: 120, wan: { ...FIELD_R40.wan, apn: 'iot.apn' } };
+    expect(device.of('config')[1]?.payload).toEqual({ version: 2, config: running });
+    expect(device.config).toEqual(running);
+  });
+
+  it('keeps the fields of a device that never reported unknown, and checks each field sent', async () => {
+    const { id, device } = await register();
+    device.reportsAtBoot = false;
+    device.config = FIELD_R40;
+    // Set while it is offline, one field at a time: each version carries every field set so far.
+    expect((await set(id, 0, { heartbeatSec: 90 })).statusCode).toBe(200);
+    expect((await set(id, 1, { wifi: { ssid: 'Line-2' } })).statusCode).toBe(200);
+    expect((await state(id)).desired?.config).toEqual({
+      heartbeatSec: 90,
+      wifi: { ssid: 'Line-2' },
+    });
+    const bad = await set(id, 2, { wifi: { channel: 99 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^config\.wifi\.channel: /);
+    expect((await set(id, 2, { wifi: { radio: 'on' } })).statusCode).toBe(400);
+
+    await online(device);
+    await settled(id, { state: 'applied', reported: { version: 2 } });
+    expect(device.of('config').map((d) => d.payload)).toEqual([
+      { version: 2, patch: { heartbeatSec: 90, wifi: { ssid: 'Line-2' } } },
+    ]);
+    expect(device.config).toEqual({
+      ...FIELD_R40,
+      heartbeatSec: 90,
+      wifi: { ...FIELD_R40.wifi, ssid: 'Line-2' },
+    });
+  });
+
+  it('masks secrets everywhere (state, history, log, commands, sockets), and a mask sent back keeps them', async () => {
+    const { id, device } = await register();
+    device.config = FIELD_R40;
+    await online(device);
+    const reported = await settled(id, { reported: { version: 0 } });
+    expect(reported.reported?.config).toEqual({
+      ...FIELD_R40,
+      wan: { ...FIELD_R40.wan, apnPassword: SECRET_MASK },
+      wifi: { ...FIELD_R40.wifi, password: SECRET_MASK },
+    });
+
+    // An edit of what the console shows: the masks keep the device's passwords.
+    const edit = { ...(reported.reported?.config ?? {}), heartbeatSec: 45 };
+    expect((await set(id, 0, edit)).statusCode).toBe(200);
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config')[0]?.payload).toEqual({
+      version: 1,
+      config: { ...FIELD_R40, heartbeatSec: 45 },
+    });
+    // A new value replaces one.
+    const newWifi = { wifi: { ...FIELD_R40.wifi, password: 'wifi-secret-8' } };
+    expect((await set(id, 1, newWifi)).statusCode).toBe(200);
+    await settled(id, { state: 'applied', reported: { version: 2 } });
+    expect(device.config).toMatchObject(newWifi);
+
+    // Read configuration: the answer is kept masked in the command and its log entry.
+    const read = await admin.ok('POST', '/device/command', { deviceId: id, method: 'get_config' });
+    let command: TDeviceCommand | undefined;
+    await vi.waitFor(async () => {
+      const page = await admin.ok('GET', `/device/command/list?deviceId=${id}`);
+      command = (page.records as TDeviceCommand[]).find((c) => c.id === read.id);
+      expect(command?.state).toBe('succeeded');
+    });
+    expect(command?.result).toMatchObject({
+      version: 2,
+      config: { wan: { apnPassword: SECRET_MASK }, wifi: { password: SECRET_MASK } },
+    });
+
+    // A reader with the device list only sees no more than an administrator.
+    const viewerRole = await createRole(t, PLATFORM_ID, DEVICE_PAGES);
+    await t.createUser({
+      username: 'secretviewer',
+      password: 'Secret-View-1',
+      roleIds: [viewerRole],
+    });
+    const viewer = client(t, await t.login('secretviewer', 'Secret-View-1'));
+    const everything = JSON.stringify([
+      await admin.ok('GET', `/device/config?deviceId=${id}`),
+      await viewer.ok('GET', `/device/config?deviceId=${id}`),
+      await viewer.ok('GET', `/device/config/history?deviceId=${id}`),
+      await viewer.ok('GET', `/device/log/list?deviceId=${id}&pageSize=100`),
+      await admin.ok('GET', `/device/command/list?deviceId=${id}`),
+      published.filter((p) => p.deviceId === id),
+    ]);
+    for (const secret of ['apn-secret-7', 'wifi-secret-7', 'wifi-secret-8']) {
+      expect(everything).not.toContain(secret);
+    }
+    expect(everything).toContain(SECRET_MASK);
   });
 
   it('refuses a value outside the series’ schema with 400 naming the field, storing and sending nothing', async () => {
@@ -321,7 +585,10 @@ describe('remote configuration', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toMatch(/^baseVersion: .*version 1/);
     expect((await set(id, 2, withHeartbeat(40))).statusCode).toBe(409);
-    expect((await state(id)).desired).toMatchObject({ version: 1, config: withHeartbeat(30) });
+    expect((await state(id)).desired).toMatchObject({
+      version: 1,
+      config: shown(withHeartbeat(30)),
+    });
   });
 
   it('hides another company’s device (404) and needs device:config to change one', async () => {

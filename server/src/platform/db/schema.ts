@@ -408,8 +408,13 @@ export interface DeviceConfigTable {
   reported_json: string | null;
   reported_at: number | null;
   state: string;
+  /** Why the desired version failed: `device-refused` or `no-answer`. */
+  error_code: string | null;
+  /** The failure's parameter: the device's reason, or the seconds a `no-answer` waited. */
   error: string | null;
   sent_at: number | null;
+  /** When a push sent to an online device fails unanswered (`no-answer`). */
+  deadline: number | null;
   log_id: string | null;
   campaign_id: string | null;
 }
@@ -442,6 +447,8 @@ export interface DeviceCommandTable {
   deadline: number;
   reply_time: number | null;
   log_id: string | null;
+  /** An answer that came after the timeout: `{ok, result, error, at}`. */
+  late_reply_json: string | null;
 }
 
 export interface FirmwareTable {

@@ -607,7 +607,7 @@ describe('configuration, commands and campaigns on the console websocket', () =>
     },
     reported: null,
     state: 'pending',
-    error: null,
+    failure: null,
     sentAt: null,
   });
   const command = (device: DeviceRef): TDeviceCommand => ({
@@ -623,6 +623,7 @@ describe('configuration, commands and campaigns on the console websocket', () =>
     createBy: 'admin',
     createTime: new Date(t.clock.now).toISOString(),
     replyTime: new Date(t.clock.now).toISOString(),
+    lateReply: null,
   });
   const progress = (): TCampaignProgress => ({
     id: newId(),

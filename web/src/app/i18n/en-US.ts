@@ -637,8 +637,7 @@ const enUS: Messages = {
       noDesired: 'Not set',
       noReported: 'Not reported yet',
       platform: 'Platform',
-      failed: 'The device refused configuration v{{version}}',
-      noReason: 'The device gave no reason',
+      failed: 'Configuration v{{version}} failed',
       pendingSent: 'Sent at {{time}}; waiting for the device to apply it',
       pendingOffline: 'Sent when the device comes online',
       differs: 'Fields where the device differs from the desired configuration: {{count}}',
@@ -650,17 +649,24 @@ const enUS: Messages = {
       noDiffs: 'No field differs',
       empty: '(empty)',
       noItems: '(none)',
+      unknown: 'Unknown',
       nothingYet:
-        'The device has not reported a configuration and none has been set. Edit to start from the factory settings.',
+        'The device has not reported its configuration and none has been set. Fields you set are sent on their own; the device keeps its own values for the others.',
       edit: 'Edit configuration',
       loadFailed: 'The configuration could not be loaded',
       retry: 'Retry',
+    },
+    failure: {
+      refused: 'The device refused it: {{reason}}',
+      refusedNoReason: 'The device refused it without giving a reason',
+      noAnswer: 'The device was online but did not answer within {{seconds}} s',
     },
     edit: {
       title: 'Edit configuration · {{name}} ({{series}})',
       fromDesired: 'Editing from desired configuration v{{version}}',
       fromReported: 'Editing from the configuration the device reported',
-      fromDefaults: 'The device has reported no configuration: editing from the factory settings',
+      partlyUnknown:
+        'The device has not reported all of its configuration: empty fields are not sent, and the device keeps its own values for them.',
       noChanges: 'No field changed yet',
       changes: '{{count}} field(s) changed: {{fields}}',
       save: 'Save and send',
@@ -684,6 +690,7 @@ const enUS: Messages = {
     form: {
       general: 'General',
       unchanged: 'Unchanged',
+      secretKeep: 'Leave empty to keep the current password',
       undo: 'Unset',
       range: '{{min}} – {{max}}',
       maxLength: 'At most {{n}} characters',
@@ -853,6 +860,8 @@ const enUS: Messages = {
     result: 'Result',
     waiting: 'Waiting for the device…',
     timedOut: 'No answer within {{seconds}} s',
+    answeredLate: 'answered later',
+    lateReply: 'The device answered after the timeout, at {{time}}:',
     failed: 'The device reported a failure',
     noResult: '(no content)',
     state: {

@@ -70,6 +70,7 @@ function Outcome({ command }: { command: TDeviceCommand }) {
       return (
         <Typography.Text type="warning">
           {t('deviceCommand.timedOut', { seconds: command.timeoutSec })}
+          {command.lateReply && ` · ${t('deviceCommand.answeredLate')}`}
         </Typography.Text>
       );
     case 'failed':
@@ -116,6 +117,22 @@ function CommandDetails({ command }: { command: TDeviceCommand }) {
           message={t('deviceCommand.timedOut', { seconds: command.timeoutSec })}
           description={command.error ?? undefined}
         />
+      )}
+      {command.lateReply && (
+        <div data-testid="command-late-reply">
+          <Typography.Text type="secondary">
+            {t('deviceCommand.lateReply', { time: formatDateTime(command.lateReply.at) })}
+          </Typography.Text>
+          {command.lateReply.ok ? (
+            <Json value={command.lateReply.result} />
+          ) : (
+            <Alert
+              type="error"
+              showIcon
+              message={command.lateReply.error ?? t('deviceCommand.failed')}
+            />
+          )}
+        </div>
       )}
     </Flex>
   );

@@ -15,6 +15,7 @@ const command = (id: string, change: Partial<TDeviceCommand> = {}): TDeviceComma
   createBy: 'admin',
   createTime: '2026-01-01T00:00:00.000Z',
   replyTime: null,
+  lateReply: null,
   ...change,
 });
 

@@ -1,33 +1,45 @@
 import type { TDevice, TDeviceConfigState } from '@blrms/contracts';
-import { CONFIG_DEFAULTS, changedPaths } from '@blrms/contracts';
+import { changedPaths } from '@blrms/contracts';
 import { App, Alert, Button, Drawer, Flex, Form, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, reportApiError } from '../../api/errors';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
-import { configFields, formValuesOf } from './config-fields';
+import {
+  configFields,
+  editValuesOf,
+  formValuesOf,
+  isWholeConfig,
+  knownConfigOf,
+  patchOf,
+} from './config-fields';
 import { fullLabel } from './config-labels';
-import { configProblems, serverFieldName } from './config-problems';
+import { serverFieldName } from './config-problems';
 import { ConfigForm } from './ConfigForm';
 import { useDeviceConfig, useSetDeviceConfig } from './use-device-config';
 
 type Values = Record<string, unknown>;
 
-/** Where an edit starts: what the platform wants, else what the device runs, else the factory's. */
+/**
+ * Where an edit starts: what the platform knows of the device (reported, with the desired fields
+ * on top), nothing else. While some of it is unknown the form edits a change (`patch`): empty
+ * fields are not sent, and the device keeps its own values for them.
+ */
 function startOf(state: TDeviceConfigState) {
   const fields = configFields(state.series);
-  const config = state.desired?.config ?? state.reported?.config ?? null;
+  const known = knownConfigOf(state);
   return {
     baseVersion: state.desired?.version ?? 0,
-    values: formValuesOf(fields, config, CONFIG_DEFAULTS[state.series]),
+    whole: isWholeConfig(fields, known),
+    values: editValuesOf(fields, known),
   };
 }
 
 /**
- * Edits a device's desired configuration. It saves the whole configuration with the desired
- * version it started from: when someone else saved meanwhile, the server answers 409 and the
- * editor reloads their version rather than overwrite it.
+ * Edits a device's desired configuration. It saves the fields that have a value (secrets left
+ * empty keep theirs) with the desired version it started from: when someone else saved meanwhile,
+ * the server answers 409 and the editor reloads their version rather than overwrite it.
  */
 export default function ConfigEditDrawer({
   device,
@@ -70,13 +82,7 @@ export default function ConfigEditDrawer({
     } catch {
       return; // Each field shows its own problem.
     }
-    const config = formValuesOf(fields, form.getFieldsValue(true) as Values, {});
-    const problems = configProblems(t, state.series, config, fields);
-    if (problems.fields.length > 0 || problems.rest.length > 0) {
-      form.setFields(problems.fields);
-      if (problems.rest.length > 0) setNotice({ type: 'error', text: problems.rest.join('; ') });
-      return;
-    }
+    const config = patchOf(fields, form.getFieldsValue(true) as Values);
     try {
       const saved = await save.mutateAsync({
         deviceId: device.id,
@@ -137,13 +143,21 @@ export default function ConfigEditDrawer({
       data-testid="config-edit-drawer"
     >
       <Flex vertical gap={12}>
-        <Typography.Text type="secondary">
-          {start.baseVersion > 0
-            ? t('deviceConfig.edit.fromDesired', { version: start.baseVersion })
-            : state.reported?.config
-              ? t('deviceConfig.edit.fromReported')
-              : t('deviceConfig.edit.fromDefaults')}
-        </Typography.Text>
+        {(start.baseVersion > 0 || state.reported?.config) && (
+          <Typography.Text type="secondary">
+            {start.baseVersion > 0
+              ? t('deviceConfig.edit.fromDesired', { version: start.baseVersion })
+              : t('deviceConfig.edit.fromReported')}
+          </Typography.Text>
+        )}
+        {!start.whole && (
+          <Alert
+            type="info"
+            showIcon
+            message={t('deviceConfig.edit.partlyUnknown')}
+            data-testid="config-edit-unknown"
+          />
+        )}
         {notice && (
           <Alert
             type={notice.type}
@@ -152,7 +166,12 @@ export default function ConfigEditDrawer({
             data-testid="config-edit-notice"
           />
         )}
-        <ConfigForm series={state.series} form={form} mode="full" initialValues={start.values} />
+        <ConfigForm
+          series={state.series}
+          form={form}
+          mode={start.whole ? 'full' : 'patch'}
+          initialValues={start.values}
+        />
       </Flex>
     </Drawer>
   );

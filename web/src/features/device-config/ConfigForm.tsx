@@ -18,7 +18,16 @@ import type { CSSProperties, ReactNode } from 'react';
 import { createContext, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConfigField, ConfigValueField } from './config-fields';
-import { configFields, formValuesOf, isUnset, newListRow, patchOf } from './config-fields';
+import {
+  configFields,
+  formValuesOf,
+  isKeptSecret,
+  isUnset,
+  newListRow,
+  patchOf,
+  valueAt,
+  valueFields,
+} from './config-fields';
 import { fieldLabel, optionLabel } from './config-labels';
 import type { ConfigProblems, FormName } from './config-problems';
 import { configProblems, errorsAt, patchProblems } from './config-problems';
@@ -96,11 +105,12 @@ function FieldInput({ field, patch, ...rest }: { field: ConfigValueField; patch:
         />
       );
     case 'text':
+      // The platform never shows a secret: left empty, it keeps the value the device has.
       return field.password ? (
         <Input.Password
           {...rest}
           maxLength={field.maxLength}
-          placeholder={unchanged}
+          placeholder={t('deviceConfig.form.secretKeep')}
           autoComplete="new-password"
           data-testid={testId}
         />
@@ -341,8 +351,9 @@ function Fields({ fields, prefix }: { fields: ConfigField[]; prefix: FormName })
 
 /**
  * A series' configuration as a form, rendered from its schema. `full` edits a whole
- * configuration (prefilled by the caller); `patch` starts empty, and the fields the user sets
- * make a bulk change's merge patch (`patchOf`). Each field is checked against the contracts' zod
+ * configuration (prefilled by the caller); `patch` edits a change (empty, or prefilled with what
+ * is known), and the fields that have a value make its merge patch (`patchOf`). Secrets are never
+ * prefilled: left empty, they keep their value. Each field is checked against the contracts' zod
  * schema as it changes and again on submit.
  */
 export function ConfigForm({
@@ -363,9 +374,16 @@ export function ConfigForm({
       mode,
       problems: () => {
         const values = form.getFieldsValue(true) as Values;
-        return mode === 'patch'
-          ? patchProblems(t, series, patchOf(fields, values))
-          : configProblems(t, series, formValuesOf(fields, values, {}));
+        if (mode === 'patch') return patchProblems(t, series, patchOf(fields, values));
+        const problems = configProblems(t, series, formValuesOf(fields, values, {}));
+        // A secret left empty keeps the device's value: there is nothing of it to check.
+        const kept = valueFields(fields)
+          .filter((f) => isKeptSecret(f, valueAt(values, f.path)))
+          .map((f) => f.path);
+        return {
+          ...problems,
+          fields: problems.fields.filter((p) => !kept.includes(p.name.join('.'))),
+        };
       },
     }),
     [mode, form, t, series, fields],

@@ -47,10 +47,28 @@ export function configValueText(
   }
 }
 
-/** A configuration value in a table cell; absent and empty values say so. */
-export function ConfigValue({ field, value }: { field: ConfigValueField | null; value: unknown }) {
+/**
+ * A configuration value in a table cell; absent and empty values say so. What the device runs
+ * but has not reported is `unknown`, which is not the same as empty.
+ */
+export function ConfigValue({
+  field,
+  value,
+  absent = 'unset',
+}: {
+  field: ConfigValueField | null;
+  value: unknown;
+  absent?: 'unset' | 'unknown';
+}) {
   const { t } = useTranslation();
   const text = configValueText(t, field, value);
+  if (text === null && absent === 'unknown') {
+    return (
+      <Typography.Text type="secondary" italic data-testid="config-unknown">
+        {t('deviceConfig.view.unknown')}
+      </Typography.Text>
+    );
+  }
   if (text === null) return <Typography.Text type="secondary">-</Typography.Text>;
   if (text === '') {
     const empty =

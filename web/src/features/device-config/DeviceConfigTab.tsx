@@ -24,7 +24,7 @@ import type { ConfigRow } from './config-diff';
 import { compareConfigs } from './config-diff';
 import type { ConfigField } from './config-fields';
 import { configFields } from './config-fields';
-import { fullLabel } from './config-labels';
+import { failureText, fullLabel } from './config-labels';
 import { ConfigHistory } from './ConfigHistory';
 import { ConfigValue } from './ConfigValue';
 import { useDeviceConfig, useLiveDeviceConfig } from './use-device-config';
@@ -66,7 +66,7 @@ function versionText(t: TFunction, config: TDeviceConfigState) {
   };
 }
 
-/** Why the state is what it is: the device's refusal, or what the platform waits for. */
+/** Why the state is what it is: the device's refusal or silence, or what the platform waits for. */
 function StateNotice({ config, online }: { config: TDeviceConfigState; online: boolean }) {
   const { t } = useTranslation();
   if (config.state === 'failed') {
@@ -75,7 +75,7 @@ function StateNotice({ config, online }: { config: TDeviceConfigState; online: b
         type="error"
         showIcon
         message={t('deviceConfig.view.failed', { version: config.desired?.version ?? 0 })}
-        description={config.error ?? t('deviceConfig.view.noReason')}
+        description={failureText(t, config.failure)}
         data-testid="config-error"
       />
     );
@@ -106,7 +106,7 @@ function DiffList({ rows, fields }: { rows: ConfigRow[]; fields: ConfigField[] }
               <Typography.Text code>{row.path}</Typography.Text>
               {': '}
               {t('deviceConfig.view.diffReported')}{' '}
-              <ConfigValue field={row.field} value={row.reported} />
+              <ConfigValue field={row.field} value={row.reported} absent="unknown" />
               {' → '}
               {t('deviceConfig.view.diffDesired')}{' '}
               <ConfigValue field={row.field} value={row.desired} />
@@ -120,9 +120,9 @@ function DiffList({ rows, fields }: { rows: ConfigRow[]; fields: ConfigField[] }
 
 /**
  * The configuration tab of a device's page: the state of its desired configuration (pending,
- * applied, failed with the device's reason), desired and reported side by side with the fields
- * that differ highlighted, the editor, and the history of versions. Live from the device's
- * channel.
+ * applied, failed with the reason), desired and reported side by side with the fields that
+ * differ highlighted and those the device has not reported shown as unknown, the editor, and the
+ * history of versions. Live from the device's channel.
  */
 export function DeviceConfigTab({ device }: { device: TDevice }) {
   const { t } = useTranslation();
@@ -245,7 +245,7 @@ export function DeviceConfigTab({ device }: { device: TDevice }) {
                 key: 'reported',
                 render: (_, row) => (
                   <span data-testid="config-reported-value">
-                    <ConfigValue field={row.field} value={row.reported} />
+                    <ConfigValue field={row.field} value={row.reported} absent="unknown" />
                   </span>
                 ),
               },

@@ -32,7 +32,19 @@ describe('compareConfigs: desired and reported side by side', () => {
       field: null,
       desired: undefined,
       reported: { led: 'on' },
-      differs: true,
+      // Nothing the platform set: no difference to act on.
+      differs: false,
+    });
+  });
+
+  it('compares only the fields both sides have: what the platform did not set is no difference', () => {
+    const rows = compareConfigs(fields, { heartbeatSec: 30 }, CONFIG_DEFAULTS.R40);
+    expect(rows.filter((r) => r.differs).map((r) => r.path)).toEqual(['heartbeatSec']);
+    const unknown = compareConfigs(fields, { heartbeatSec: 30 }, { heartbeatSec: 30 });
+    expect(unknown.find((r) => r.path === 'wan.apn')).toMatchObject({
+      desired: undefined,
+      reported: undefined,
+      differs: false,
     });
   });
 

@@ -1,11 +1,21 @@
-import { CONFIG_DEFAULTS, DEVICE_SERIES, mergePatch } from '@blrms/contracts';
+import {
+  CONFIG_DEFAULTS,
+  DEVICE_SERIES,
+  SECRET_MASK,
+  maskSecrets,
+  mergePatch,
+  type TDeviceConfigState,
+} from '@blrms/contracts';
 import { describe, expect, it } from 'vitest';
 import type { ConfigField } from './config-fields';
 import {
   allFields,
   configFields,
+  editValuesOf,
   formNameOf,
   formValuesOf,
+  isWholeConfig,
+  knownConfigOf,
   newListRow,
   patchOf,
   valueFields,
@@ -144,6 +154,75 @@ describe('patchOf: the JSON Merge Patch of a bulk change', () => {
     expect(mergePatch(device, patch)).toEqual({
       ...device,
       wan: { ...(CONFIG_DEFAULTS.R40.wan as object), apn: 'iot.example' },
+    });
+  });
+});
+
+describe('knownConfigOf and editValuesOf: an edit starts from what is known, nothing else', () => {
+  const r40 = configFields('R40');
+  const state = (change: Partial<TDeviceConfigState>): TDeviceConfigState => ({
+    deviceId: 'd'.repeat(32),
+    series: 'R40',
+    desired: null,
+    reported: null,
+    state: 'none',
+    failure: null,
+    sentAt: null,
+    ...change,
+  });
+  const at = '2026-01-01T00:00:00.000Z';
+  const desired = (version: number, config: Record<string, unknown>) => ({
+    version,
+    config,
+    changedBy: 'admin',
+    changedAt: at,
+  });
+
+  it('knows only the fields set on a device that never reported: no factory settings', () => {
+    const known = knownConfigOf(state({ desired: desired(1, { heartbeatSec: 120 }) }));
+    expect(known).toEqual({ heartbeatSec: 120 });
+    expect(isWholeConfig(r40, known)).toBe(false);
+    const values = editValuesOf(r40, known);
+    expect(values.heartbeatSec).toBe(120);
+    expect(values.wan).toEqual({
+      mode: undefined,
+      apn: undefined,
+      apnUser: undefined,
+      apnPassword: undefined,
+    });
+  });
+
+  it('puts the desired fields the device has not reported yet on what it reported', () => {
+    const reported = {
+      version: 0,
+      config: maskSecrets('R40', CONFIG_DEFAULTS.R40),
+      reportedAt: at,
+    };
+    const known = knownConfigOf(
+      state({ reported, desired: desired(1, { heartbeatSec: 120 }), state: 'pending' }),
+    );
+    expect(known).toEqual({ ...maskSecrets('R40', CONFIG_DEFAULTS.R40), heartbeatSec: 120 });
+    expect(isWholeConfig(r40, known)).toBe(true);
+    // A device that reported the desired version runs what it says.
+    const applied = { ...reported, version: 1 };
+    expect(knownConfigOf(state({ reported: applied, desired: desired(1, {}) }))).toEqual(
+      applied.config,
+    );
+  });
+
+  it('never puts a secret, masked or not, in the form', () => {
+    const values = editValuesOf(r40, maskSecrets('R40', CONFIG_DEFAULTS.R40));
+    expect(values.wifi).toMatchObject({ ssid: 'R40', password: undefined });
+    expect(JSON.stringify(values)).not.toContain(SECRET_MASK);
+  });
+
+  it('leaves a secret left empty out of the change: the device keeps it', () => {
+    const values = mergePatch(CONFIG_DEFAULTS.R40, { wifi: { password: '' } });
+    // The factory's empty APN password is empty in the form too: kept, not sent.
+    expect(patchOf(r40, values)).toEqual({
+      ...CONFIG_DEFAULTS.R40,
+      wan: { mode: 'lte', apn: 'cmnet', apnUser: '' },
+      wifi: { enabled: true, ssid: 'R40', channel: 0 },
     });
   });
 });

@@ -1,5 +1,5 @@
-import type { TDeviceSeries } from '@blrms/contracts';
-import { configJsonSchema, isConfigObject } from '@blrms/contracts';
+import type { TDeviceConfigState, TDeviceSeries } from '@blrms/contracts';
+import { configJsonSchema, isConfigObject, mergePatch } from '@blrms/contracts';
 
 /*
  * The form of a series' configuration, read from the JSON Schema the contracts make of its zod
@@ -155,17 +155,52 @@ export function isUnset(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
+/** A secret (password) field left empty: it keeps the value the device has. */
+export function isKeptSecret(field: ConfigValueField, value: unknown): boolean {
+  return field.kind === 'text' && field.password && (isUnset(value) || value === '');
+}
+
 /**
- * The JSON Merge Patch of a bulk change: the fields the user set, nested as the configuration
- * is. A list goes in whole (a merge patch replaces arrays), even emptied.
+ * The JSON Merge Patch of a change: the fields the user set, nested as the configuration is
+ * (a secret left empty is not set: the device keeps it). A list goes in whole (a merge patch
+ * replaces arrays), even emptied.
  */
 export function patchOf(fields: ConfigField[], values: unknown): ConfigObject {
   const patch: ConfigObject = {};
-  for (const { path } of valueFields(fields)) {
-    const value = valueAt(values, path);
-    if (!isUnset(value)) setValueAt(patch, path, value);
+  for (const field of valueFields(fields)) {
+    const value = valueAt(values, field.path);
+    if (!isUnset(value) && !isKeptSecret(field, value)) setValueAt(patch, field.path, value);
   }
   return patch;
+}
+
+/**
+ * What the platform knows of a device's configuration, as the server reckons it: what the device
+ * reported, with the desired fields it has not reported yet on top. A field in neither is unknown.
+ */
+export function knownConfigOf(state: TDeviceConfigState): ConfigObject {
+  const reported = state.reported?.config ?? null;
+  const desired = state.desired?.config ?? null;
+  if (reported && (state.reported?.version ?? 0) >= (state.desired?.version ?? 0)) return reported;
+  const known = mergePatch(reported ?? {}, desired ?? {});
+  return isConfigObject(known) ? known : {};
+}
+
+/** Whether every field of the series has a known value. */
+export function isWholeConfig(fields: ConfigField[], config: unknown): boolean {
+  return valueFields(fields).every((f) => valueAt(config, f.path) !== undefined);
+}
+
+/**
+ * Form values for editing what is known: unknown fields stay empty, and so do secrets (the
+ * platform shows them masked; left empty, they keep their value).
+ */
+export function editValuesOf(fields: ConfigField[], known: unknown): ConfigObject {
+  const values = formValuesOf(fields, known, {});
+  for (const field of valueFields(fields)) {
+    if (field.kind === 'text' && field.password) setValueAt(values, field.path, undefined);
+  }
+  return values;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { TConfigFailure } from '@blrms/contracts';
 import type { TFunction } from 'i18next';
 import type { ConfigField, ConfigOption, ConfigValueField } from './config-fields';
 
@@ -39,4 +40,14 @@ function findField(fields: ConfigField[], path: string): ConfigField | undefined
     }
   }
   return undefined;
+}
+
+/** Why a version failed, in the reader's language (the device's own reason as it said it). */
+export function failureText(t: TFunction, failure: TConfigFailure | null): string {
+  if (failure?.code === 'no-answer') {
+    return t('deviceConfig.failure.noAnswer', { seconds: failure.afterSec });
+  }
+  return failure?.reason
+    ? t('deviceConfig.failure.refused', { reason: failure.reason })
+    : t('deviceConfig.failure.refusedNoReason');
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import enUS from '../../app/i18n/en-US';
 import zhCN from '../../app/i18n/zh-CN';
 import { allFields, configFields } from './config-fields';
-import { fieldLabel, fullLabel, optionLabel } from './config-labels';
+import { failureText, fieldLabel, fullLabel, optionLabel } from './config-labels';
 import { configProblems, errorsAt, patchProblems, serverFieldName } from './config-problems';
 
 const i18n = i18next.createInstance();
@@ -149,5 +149,17 @@ describe('labels', () => {
       'Modbus / Slaves / Slave address',
     );
     expect(fullLabel(zh, configFields('R40'), 'wan.apn')).toBe('WAN / APN');
+  });
+});
+
+describe('failureText: why a version failed, in both languages', () => {
+  it('words a refusal with the device’s own reason, and a device that did not answer', () => {
+    const refused = { code: 'device-refused', reason: 'wan.apn: not allowed' } as const;
+    expect(failureText(zh, refused)).toBe('设备拒绝：wan.apn: not allowed');
+    expect(failureText(en, refused)).toBe('The device refused it: wan.apn: not allowed');
+    expect(failureText(zh, { code: 'device-refused', reason: '' })).toBe('设备拒绝，未说明原因');
+    const silent = { code: 'no-answer', afterSec: 60 } as const;
+    expect(failureText(zh, silent)).toBe('设备在线，但 60 秒内没有应答');
+    expect(failureText(en, silent)).toBe('The device was online but did not answer within 60 s');
   });
 });
