@@ -8,6 +8,7 @@ import * as deviceSubstringSearch from './20261121000500-device-substring-search
 import * as deviceData from './20261121000600-device-data.js';
 import * as deviceGateway from './20261121000700-device-gateway.js';
 import * as remoteOperations from './20261121000800-remote-operations.js';
+import * as deviceSessions from './20261125000300-device-sessions.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261121000600-device-data': deviceData,
   '20261121000700-device-gateway': deviceGateway,
   '20261121000800-remote-operations': remoteOperations,
+  '20261125000300-device-sessions': deviceSessions,
 };

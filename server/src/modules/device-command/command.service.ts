@@ -86,7 +86,7 @@ export class DeviceCommandService {
     private readonly configs: DeviceConfigService,
     private readonly logs: DeviceLogService,
     private readonly permissions: PermissionService,
-    private readonly gateway: Pick<GatewayService, 'send'>,
+    private readonly gateway: Pick<GatewayService, 'send' | 'expectRestart'>,
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
@@ -164,6 +164,7 @@ export class DeviceCommandService {
     const command = toCommand(row);
     // Announced before it leaves, so that the answer is always announced after it.
     await this.bus.publish('device.command', { companyId: scope.companyId, command });
+    if (input.method === 'reboot') await this.gateway.expectRestart(device.id, 'reboot');
     await this.gateway.send(device.sn, 'rpc', id, payload);
     return command;
   }

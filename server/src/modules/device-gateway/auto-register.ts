@@ -17,7 +17,9 @@ export interface RegistrationRequest {
   ip: string | null;
 }
 
-export type RegistrationOutcome = { deviceId: string } | { refused: 'sn-bound-elsewhere' };
+export type RegistrationOutcome =
+  | { deviceId: string }
+  | { refused: 'sn-bound-elsewhere' | 'device-removed' };
 
 /**
  * Auto-registered devices get this series until their first `up/status` names the real one: the
@@ -40,7 +42,8 @@ interface Pending {
 }
 
 /**
- * Registers unknown SNs in batches: one query for the SNs already taken, one multi-row insert,
+ * Registers unknown SNs in batches: one query for the SNs already taken (and one per token for
+ * the SNs an operator removed from it, which are refused), one multi-row insert,
  * one write of the device log, for up to 500 devices at a time. A fleet connecting for the first
  * time would otherwise cost four statements per device. An SN registered by another node in the
  * meantime is caught by the unique index and the batch retried device by device.
@@ -88,6 +91,7 @@ export class AutoRegistration {
     retried = false,
   ): Promise<RegistrationOutcome[]> {
     const taken = await this.repository.devicesWithSns([...new Set(requests.map((r) => r.sn))]);
+    const removed = await this.removedOf(requests);
     const holders = new Map<string, { id: string; tokenId: string }[]>();
     for (const d of taken) {
       holders.set(d.sn, [...(holders.get(d.sn) ?? []), { id: d.id, tokenId: d.token_id }]);
@@ -100,6 +104,7 @@ export class AutoRegistration {
       const own = existing.find((d) => d.tokenId === request.tokenId);
       if (own) return { deviceId: own.id };
       if (existing.length > 0) return { refused: 'sn-bound-elsewhere' };
+      if (removed.has(`${request.tokenId}|${request.sn}`)) return { refused: 'device-removed' };
       const row = newDevice(request, now);
       rows.push(row);
       // A second login of the same SN in this batch finds this device.
@@ -135,6 +140,19 @@ export class AutoRegistration {
       this.log.error({ err: error }, 'auto-registration not logged');
     }
     return outcomes;
+  }
+
+  /** `token|sn` of the requests whose SN an operator removed from their token. */
+  private async removedOf(requests: RegistrationRequest[]): Promise<Set<string>> {
+    const byToken = new Map<string, Set<string>>();
+    for (const r of requests) byToken.set(r.tokenId, (byToken.get(r.tokenId) ?? new Set()).add(r.sn));
+    const removed = new Set<string>();
+    for (const [tokenId, sns] of byToken) {
+      for (const sn of await this.repository.removedSns(tokenId, [...sns])) {
+        removed.add(`${tokenId}|${sn}`);
+      }
+    }
+    return removed;
   }
 }
 

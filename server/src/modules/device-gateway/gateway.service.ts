@@ -6,6 +6,7 @@ import {
   COMPANY_STATUS,
   MQTT_HOOK_SECRET_HEADER,
   MQTT_PAYLOAD_MAX_BYTES,
+  RESTART_WINDOW_MS,
   SN_PATTERN,
   ZConfigReportedPayload,
   ZEventPayload,
@@ -24,6 +25,7 @@ import {
   type TMqttHookSecret,
   type TParsedTopic,
   type TRefusalReason,
+  type TRestartKind,
   type TStatusPayload,
 } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -70,11 +72,6 @@ import {
 } from './presence.js';
 import type { DeviceEventInput, DeviceRef, UplinkSink } from './uplink-sink.js';
 
-/**
- * `last_seen_at` is in four indexes: written at most this often per device, unless the status
- * changes.
- */
-const SEEN_WRITE_MS = 60_000;
 /** Bad payloads recorded per device and minute; one more closes an embedded connection. */
 const BAD_PAYLOAD_LIMIT = 20;
 const BAD_PAYLOAD_WINDOW_MS = 60_000;
@@ -102,7 +99,8 @@ const CONNECT_REQUEST = 'MQTT CONNECT';
  * purpose: there is one per connected device.
  */
 export class DeviceSession implements MqttSession, DeviceRef {
-  seenWrittenAt: number;
+  /** The id of this connection's row in the connection history. */
+  readonly connectionId = newId();
   badPayloads = 0;
   badSince = 0;
   aclViolations = 0;
@@ -114,9 +112,7 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly tokenId: string,
     readonly ip: string | null,
     readonly connectedAt: number,
-  ) {
-    this.seenWrittenAt = connectedAt;
-  }
+  ) {}
 
   get clientId(): string {
     return this.sn;
@@ -211,7 +207,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     private readonly options: GatewayOptions = {},
   ) {
     this.log = deps.log.child({ module: 'mqtt' });
-    this.presence = new PresenceWriter(deps.repository, deps.bus, this.log, {
+    this.presence = new PresenceWriter(deps.repository, deps.bus, deps.clock, this.log, {
       ...DEFAULT_PRESENCE_OPTIONS,
       ...options.presence,
     });
@@ -306,6 +302,25 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       .catch((error: unknown) => this.log.error({ err: error, sn }, 'downlink not delivered'));
   }
 
+  /**
+   * The platform is about to make the device restart (a reboot command, an upgrade, a
+   * configuration that needs one): a disconnect within the window is no outage. Kept in the
+   * database, so that any node judges the device's disconnects and alerts by it; shown at once.
+   */
+  async expectRestart(
+    deviceId: string,
+    kind: TRestartKind,
+    windowMs = RESTART_WINDOW_MS[kind],
+  ): Promise<void> {
+    const now = this.deps.clock();
+    const rows = await this.deps.repository.expectRestart(deviceId, {
+      kind,
+      from: now,
+      until: now + windowMs,
+    });
+    await this.presence.publish(rows);
+  }
+
   /** Sends the offline alerts that are due (on a timer; tests call it after moving the clock). */
   checkAlerts(): Promise<void> {
     return this.alerts.check();
@@ -384,6 +399,16 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         node_id: this.nodeId,
       },
     });
+    this.presence.sessionOpened({
+      id: session.connectionId,
+      company_id: session.companyId,
+      device_id: session.id,
+      connected_at: session.connectedAt,
+      disconnected_at: null,
+      reason: null,
+      ip: session.ip,
+      node_id: this.nodeId,
+    });
     this.alerts.online(session.id);
   }
 
@@ -391,6 +416,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     // At shutdown the node releases all its devices in one statement instead.
     if (this.closing) return;
     const now = this.deps.clock();
+    this.presence.sessionClosed({ id: session.connectionId, disconnectedAt: now, reason });
     if (reason === 'takeover') {
       // The device stays online: only the replaced connection is recorded.
       this.log.info({ sn: session.sn, ip: session.ip }, 'MQTT connection taken over');
@@ -763,18 +789,11 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         : { status: 'offline' };
       if (live) this.alerts.offline(device.id);
     }
-    if (values.last_seen_at !== undefined) device.seenWrittenAt = now;
     this.presence.write({ deviceId: device.id, companyId: device.companyId, values });
   }
 
   private seen(device: DeviceSession, now: number): void {
-    if (now - device.seenWrittenAt < SEEN_WRITE_MS) return;
-    device.seenWrittenAt = now;
-    this.presence.write({
-      deviceId: device.id,
-      companyId: device.companyId,
-      values: { last_seen_at: now },
-    });
+    this.presence.seen(device.id, device.companyId, now);
   }
 
   /**
