@@ -13,12 +13,19 @@ const id = 'varchar(32)';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
+function isPostgres(db: AnyDb): boolean {
+  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+}
+
 export async function up(db: AnyDb): Promise<void> {
+  // No foreign key to the device: the presence writer inserts sessions in batches, and one of a
+  // device deleted meanwhile must not fail the batch. It inserts only sessions of devices that
+  // exist, and a trigger deletes a device's sessions with the device.
   await db.schema
     .createTable('device_session')
     .addColumn('id', id, (c) => c.primaryKey())
     .addColumn('company_id', id, (c) => c.notNull())
-    .addColumn('device_id', id, (c) => c.notNull().references('device.id').onDelete('cascade'))
+    .addColumn('device_id', id, (c) => c.notNull())
     .addColumn('connected_at', 'bigint', (c) => c.notNull())
     .addColumn('disconnected_at', 'bigint')
     .addColumn('reason', 'varchar(32)')
@@ -45,6 +52,20 @@ export async function up(db: AnyDb): Promise<void> {
     .column('disconnected_at')
     .execute();
 
+  if (isPostgres(db)) {
+    await sql`create function device_session_cleanup() returns trigger language plpgsql as $$
+      begin
+        delete from device_session where device_id = old.id;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger device_session_cleanup after delete on device
+      for each row execute function device_session_cleanup()`.execute(db);
+  } else {
+    await sql`create trigger device_session_cleanup after delete on device begin
+      delete from device_session where device_id = old.id;
+    end`.execute(db);
+  }
+
   // The restart the platform expects (reboot | upgrade | config) and its window: a disconnect
   // in it raises no alert, and the console shows the device as restarting rather than offline.
   await db.schema.alterTable('device').addColumn('restart_kind', 'varchar(16)').execute();
@@ -69,5 +90,9 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.alterTable('device').dropColumn('restart_until').execute();
   await db.schema.alterTable('device').dropColumn('restart_from').execute();
   await db.schema.alterTable('device').dropColumn('restart_kind').execute();
+  await sql`drop trigger device_session_cleanup${sql.raw(isPostgres(db) ? ' on device' : '')}`.execute(
+    db,
+  );
+  if (isPostgres(db)) await sql`drop function device_session_cleanup()`.execute(db);
   await db.schema.dropTable('device_session').execute();
 }

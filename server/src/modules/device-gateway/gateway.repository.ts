@@ -122,6 +122,31 @@ function presenceUpdate(changes: PresenceChange[]) {
     returning ${sql.join(LIVE_COLUMNS.map((c) => sql.raw(c)))}`;
 }
 
+/** Inserts sessions of devices that still exist (one deleted since it connected has none). */
+function sessionInsert(rows: DeviceSessionTable[]) {
+  const values = rows.map(
+    (r) =>
+      sql`(${sql.join([
+        typed(r.id, 'varchar'),
+        typed(r.company_id, 'varchar'),
+        typed(r.device_id, 'varchar'),
+        typed(r.connected_at, 'bigint'),
+        typed(r.disconnected_at, 'bigint'),
+        typed(r.reason, 'varchar'),
+        typed(r.ip, 'varchar'),
+        typed(r.node_id, 'varchar'),
+      ])})`,
+  );
+  return sql`with v (v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at,
+      v_reason, v_ip, v_node_id) as (values ${sql.join(values)})
+    insert into device_session
+      (id, company_id, device_id, connected_at, disconnected_at, reason, ip, node_id)
+    select v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at, v_reason, v_ip,
+      v_node_id
+    from v
+    where exists (select 1 from device where device.id = v.v_device_id)`;
+}
+
 /** Closes sessions by id, one statement for many; a session closed already stays as it was. */
 function sessionClose(closes: SessionClose[]) {
   const values = closes.map(
@@ -254,10 +279,7 @@ export class GatewayRepository {
         }
       }
       for (let i = 0; i < sessions.opened.length; i += SESSION_ROWS_PER_STATEMENT) {
-        await trx
-          .insertInto('device_session')
-          .values(sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT))
-          .execute();
+        await sessionInsert(sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
       }
       for (let i = 0; i < sessions.closed.length; i += SESSION_ROWS_PER_STATEMENT) {
         await sessionClose(sessions.closed.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
