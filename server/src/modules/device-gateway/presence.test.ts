@@ -133,7 +133,7 @@ describe('device presence: expected restarts, removed devices, connection histor
     const sn = uniqueSn('DEL');
     const connection = await device(sn);
     const { id } = await expectDevice(admin, sn, { status: 'online' });
-    const closed = new Promise((resolve) => connection.once('close', resolve));
+    const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
     await admin.ok('DELETE', `/device/device/delete?id=${id}`);
     await closed;
 
@@ -195,7 +195,7 @@ describe('device presence: expected restarts, removed devices, connection histor
     await expectDevice(admin, sn, { status: 'online' });
     t.clock.advance(10 * MINUTE);
     // The same SN connects again while the second connection is open: a takeover.
-    const closed = new Promise((resolve) => second.once('close', resolve));
+    const closed = new Promise<void>((resolve) => second.once('close', () => resolve()));
     await device(sn);
     await closed;
     t.clock.advance(20 * MINUTE);

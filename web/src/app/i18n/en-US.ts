@@ -162,6 +162,12 @@ const enUS: Messages = {
   deviceStatus: {
     online: 'Online',
     offline: 'Offline',
+    restart: {
+      reboot: 'Rebooting',
+      upgrade: 'Upgrading',
+      config: 'Restarting',
+    },
+    restartUntil: 'A restart the platform asked for: expected back by {{time}}; offline after that',
   },
   deviceLogState: {
     pending: 'Pending',
@@ -205,6 +211,18 @@ const enUS: Messages = {
       'Devices connect with this key (their MQTT password). Keep it secret; users allowed to reveal keys can show it again later.',
     newKeyHintRegenerated:
       'The old key no longer works. Configure the new key on the devices that use this token.',
+    removedSns: 'Removed devices',
+    removedTitle: 'Devices removed from "{{name}}"',
+    removedHint:
+      'Devices deleted from this token are refused when they connect again (device-removed), even with auto-registration on. Allow an SN again to let it register; adding the device by hand also allows it.',
+    removedSn: 'SN',
+    removedAt: 'Removed',
+    removedBy: 'Removed by',
+    allowAgain: 'Allow again',
+    allowAgainTitle: 'Allow SN "{{sn}}" to register again?',
+    allowedDone: '{{sn}} may register again',
+    removedEmpty: 'No removed devices',
+    snSearch: 'Search SN',
   },
   deviceGroup: {
     title: 'Device groups',
@@ -507,6 +525,25 @@ const enUS: Messages = {
         group: 'Group',
         remark: 'Remark',
         location: 'Location',
+      },
+    },
+    connections: {
+      tab: 'Connections',
+      availability24h: 'Availability, last 24 hours',
+      availability7d: 'Availability, last 7 days',
+      windowSummary: 'Online {{online}} · {{connections}} connections',
+      history: 'Connection history',
+      connectedAt: 'Connected',
+      disconnectedAt: 'Disconnected',
+      open: 'Connected now',
+      duration: 'Duration',
+      reason: 'Ended by',
+      node: 'Server node',
+      units: {
+        days: '{{n}} d',
+        hours: '{{n}} h',
+        minutes: '{{n}} min',
+        seconds: '{{n}} s',
       },
     },
     detail: {

@@ -12,6 +12,7 @@ import { useHasAction } from '../../shared/permission/use-has-action';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { sortOf } from '../../shared/table-sort';
 import { NewKeyModal } from './NewKeyModal';
+import { RemovedSnsModal } from './RemovedSnsModal';
 import { TokenFormModal } from './TokenFormModal';
 import { TokenKeyCell } from './TokenKeyCell';
 import type { TokenParams } from './use-tokens';
@@ -30,7 +31,8 @@ type Form = { open: false } | { open: true; editing: TDeviceToken | null };
 
 /**
  * Token keys (spec section 2): the secrets devices connect with. Create, edit, enable or disable,
- * regenerate and delete; the key is masked, revealed and copied on request.
+ * regenerate and delete; the key is masked, revealed and copied on request. Each token lists the
+ * devices deleted from it, which it refuses until they are allowed again.
  */
 export default function TokenListPage() {
   const { t } = useTranslation();
@@ -38,6 +40,7 @@ export default function TokenListPage() {
   const [params, setParams] = useState<TokenParams>(DEFAULT_PARAMS);
   const [form, setForm] = useState<Form>({ open: false });
   const [newKey, setNewKey] = useState<{ key: string; regenerated: boolean } | null>(null);
+  const [removedOf, setRemovedOf] = useState<TDeviceToken | null>(null);
   const tokens = useTokens(params);
   const edit = useEditToken();
   const regenerate = useRegenerateToken();
@@ -158,11 +161,19 @@ export default function TokenListPage() {
     {
       title: t('common.actions'),
       key: 'actions',
-      width: 240,
+      width: 320,
       fixed: narrow ? undefined : 'right',
       hideInSearch: true,
       render: (_, row) => (
         <Space size={0} wrap>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setRemovedOf(row)}
+            data-testid={`token-removed-${row.id}`}
+          >
+            {t('deviceToken.removedSns')}
+          </Button>
           {canEdit && (
             <Button
               type="link"
@@ -252,7 +263,7 @@ export default function TokenListPage() {
             </Button>
           </Authorized>,
         ]}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1580 }}
         pagination={{
           current: params.pageNo,
           pageSize: params.pageSize,
@@ -275,6 +286,7 @@ export default function TokenListPage() {
         onClose={() => setForm({ open: false })}
         onCreated={(key) => setNewKey({ key, regenerated: false })}
       />
+      <RemovedSnsModal token={removedOf} onClose={() => setRemovedOf(null)} />
       <NewKeyModal
         tokenKey={newKey?.key ?? null}
         regenerated={newKey?.regenerated ?? false}
