@@ -287,6 +287,9 @@ describe('campaign engine', () => {
     await wrongVersion!.report(wrongVersion!.lastJob!.jobId, { state: 'updating' });
     await expectStates(campaign.id, { [wrongVersion!.sn]: 'updating' });
     await wrongVersion!.disconnect();
+    // Installing restarts the device: the platform expects it back (no offline alert meanwhile).
+    const restart = { kind: 'upgrade', until: new Date(t.clock.now + 15 * MINUTE).toISOString() };
+    await expectDevice(admin, wrongVersion!.sn, { status: 'offline', expectedRestart: restart });
     await wrongVersion!.connect('1.0.0');
     await expectStates(campaign.id, {
       [corrupt!.sn]: 'failed',

@@ -89,7 +89,6 @@ export function RemovedSnsModal({
       footer={null}
       width={720}
       destroyOnHidden
-      data-testid="removed-sns-modal"
     >
       <Alert type="info" showIcon message={t('deviceToken.removedHint')} />
       <Input.Search

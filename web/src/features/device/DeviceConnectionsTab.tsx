@@ -74,11 +74,12 @@ export function DeviceConnectionsTab({ device }: { device: TDevice }) {
   const connections = useDeviceConnections(device, params);
   const availability = useDeviceAvailability(device);
 
-  const reasonText = (reason: string) => {
+  const reasonText = (reason: string | null) => {
     const known = DISCONNECT_REASONS.find((r) => r === reason);
-    return known ? t(`device.disconnectReason.${known}`) : reason;
+    return known ? t(`device.disconnectReason.${known}`) : (reason ?? '-');
   };
 
+  // What a phone shows first (start, length, how it ended); the rest scrolls in from the right.
   const columns: ProColumns<TDeviceConnection>[] = [
     {
       title: t('device.connections.connectedAt'),
@@ -87,22 +88,9 @@ export function DeviceConnectionsTab({ device }: { device: TDevice }) {
       render: (_, row) => formatDateTime(row.connectedAt),
     },
     {
-      title: t('device.connections.disconnectedAt'),
-      dataIndex: 'disconnectedAt',
-      width: 170,
-      render: (_, row) =>
-        row.disconnectedAt ? (
-          formatDateTime(row.disconnectedAt)
-        ) : (
-          <Tag color="success" bordered={false}>
-            {t('device.connections.open')}
-          </Tag>
-        ),
-    },
-    {
       title: t('device.connections.duration'),
       dataIndex: 'durationMs',
-      width: 120,
+      width: 110,
       render: (_, row) => formatDuration(t, row.durationMs),
     },
     {
@@ -110,7 +98,20 @@ export function DeviceConnectionsTab({ device }: { device: TDevice }) {
       dataIndex: 'reason',
       width: 220,
       ellipsis: true,
-      render: (_, row) => (row.reason ? reasonText(row.reason) : '-'),
+      render: (_, row) =>
+        row.disconnectedAt ? (
+          reasonText(row.reason)
+        ) : (
+          <Tag color="success" bordered={false}>
+            {t('device.connections.open')}
+          </Tag>
+        ),
+    },
+    {
+      title: t('device.connections.disconnectedAt'),
+      dataIndex: 'disconnectedAt',
+      width: 170,
+      render: (_, row) => (row.disconnectedAt ? formatDateTime(row.disconnectedAt) : '-'),
     },
     {
       title: t('device.ip'),
