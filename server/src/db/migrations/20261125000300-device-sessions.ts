@@ -74,9 +74,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema
     .createTable('device_removed_sn')
-    .addColumn('token_id', id, (c) =>
-      c.notNull().references('device_token.id').onDelete('cascade'),
-    )
+    .addColumn('token_id', id, (c) => c.notNull().references('device_token.id').onDelete('cascade'))
     .addColumn('sn', 'varchar(64)', (c) => c.notNull())
     .addColumn('company_id', id, (c) => c.notNull())
     .addColumn('removed_by', 'varchar(64)')

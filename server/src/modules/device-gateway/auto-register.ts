@@ -18,8 +18,7 @@ export interface RegistrationRequest {
 }
 
 export type RegistrationOutcome =
-  | { deviceId: string }
-  | { refused: 'sn-bound-elsewhere' | 'device-removed' };
+  { deviceId: string } | { refused: 'sn-bound-elsewhere' | 'device-removed' };
 
 /**
  * Auto-registered devices get this series until their first `up/status` names the real one: the
@@ -145,7 +144,8 @@ export class AutoRegistration {
   /** `token|sn` of the requests whose SN an operator removed from their token. */
   private async removedOf(requests: RegistrationRequest[]): Promise<Set<string>> {
     const byToken = new Map<string, Set<string>>();
-    for (const r of requests) byToken.set(r.tokenId, (byToken.get(r.tokenId) ?? new Set()).add(r.sn));
+    for (const r of requests)
+      byToken.set(r.tokenId, (byToken.get(r.tokenId) ?? new Set()).add(r.sn));
     const removed = new Set<string>();
     for (const [tokenId, sns] of byToken) {
       for (const sn of await this.repository.removedSns(tokenId, [...sns])) {

@@ -187,11 +187,7 @@ export class OfflineAlerts {
   }
 
   /** One message per owner, in both languages (the console shows it as written). */
-  private async send(
-    targets: Target[],
-    title: MessageKey,
-    content: MessageKey,
-  ): Promise<void> {
+  private async send(targets: Target[], title: MessageKey, content: MessageKey): Promise<void> {
     const byOwner = new Map<string, Target[]>();
     for (const target of targets) {
       const key = `${target.company_id}|${target.owner_id}`;
