@@ -259,6 +259,38 @@ describe('device presence: expected restarts, removed devices, connection histor
     expect(later.week.percent).toBeCloseTo(((60 + 24 * 60) / (90 + 24 * 60)) * 100, 1);
   });
 
+  it('deletes connections that ended before the retention period, never open ones', async () => {
+    const sn = uniqueSn('KEEP');
+    const { id } = await admin.ok('POST', '/device/device/add', {
+      tokenId,
+      sn,
+      name: sn,
+      series: 'R40',
+    });
+    const day = 24 * 60 * MINUTE;
+    const row = (name: string, connectedDaysAgo: number, endedDaysAgo: number | null) => ({
+      id: `${name}${id}`.slice(0, 32),
+      company_id: PLATFORM_COMPANY_ID,
+      device_id: id,
+      connected_at: t.clock.now - connectedDaysAgo * day,
+      disconnected_at: endedDaysAgo === null ? null : t.clock.now - endedDaysAgo * day,
+      reason: endedDaysAgo === null ? null : 'keepalive-timeout',
+      ip: null,
+      node_id: null,
+    });
+    await t.db
+      .insertInto('device_session')
+      .values([row('a', 40, 31), row('b', 40, 29), row('c', 35, null)])
+      .execute();
+    expect(await t.app.deviceConnections.purgeExpired()).toBe(1);
+    const left = await admin.ok('GET', `/device/connection/list?deviceId=${id}`);
+    // Newest first: the open connection, then the one ended 29 days ago.
+    expect(left.records.map((c: TDeviceConnection) => c.reason)).toEqual([
+      null,
+      'keepalive-timeout',
+    ]);
+  });
+
   it('closes the connections of a node that stops, and shows history to those who may see the device', async () => {
     const sn = uniqueSn('NODE');
     await device(sn);

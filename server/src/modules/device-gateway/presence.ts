@@ -213,8 +213,17 @@ export class PresenceWriter {
           const later = this.pending.get(change.deviceId);
           this.pending.set(change.deviceId, later ? merge(change, later) : change);
         }
-        for (const session of opened) this.sessionOpened(session);
         for (const close of closed) this.closing.set(close.id, close);
+        for (const session of opened) {
+          // A close that came meanwhile goes into the row: the two may land in different batches.
+          const close = this.closing.get(session.id);
+          if (close) {
+            this.closing.delete(session.id);
+            session.disconnected_at = close.disconnectedAt;
+            session.reason = close.reason;
+          }
+          this.opened.set(session.id, session);
+        }
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
         this.schedule(RETRY_MS);
