@@ -71,6 +71,9 @@ import { groupRoutes } from './modules/device/group.routes.js';
 import { GroupService } from './modules/device/group.service.js';
 import { TokenRepository } from './modules/device/token.repository.js';
 import { tokenRoutes } from './modules/device/token.routes.js';
+import { ConnectionRepository } from './modules/device/connection.repository.js';
+import { connectionRoutes } from './modules/device/connection.routes.js';
+import { ConnectionService } from './modules/device/connection.service.js';
 import { TokenService } from './modules/device/token.service.js';
 import { LogRepository } from './modules/log/log.repository.js';
 import { logRoutes } from './modules/log/log.routes.js';
@@ -152,6 +155,7 @@ declare module 'fastify' {
     announcements: AnnouncementService;
     /** Telemetry and events of devices: the MQTT gateway records them, tests flush them. */
     deviceData: DeviceDataService;
+    deviceConnections: ConnectionService;
     /** The MQTT device gateway: main.ts starts its broker; tests read its port. */
     deviceGateway: GatewayService;
     /** Remote configuration: campaigns apply patches and hear outcomes through it. */
@@ -275,6 +279,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clock,
   );
   app.decorate('deviceData', deviceData);
+  const deviceConnections = new ConnectionService(
+    new ConnectionRepository(db),
+    devices,
+    clock,
+    app.log,
+  );
+  app.decorate('deviceConnections', deviceConnections);
   // Configuration, commands and campaigns register their reply handlers on it below.
   const uplinks = new UplinkRouter(deviceData);
   const gateway = new GatewayService(
@@ -422,6 +433,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(tokenRoutes(tokens));
       await api.register(groupRoutes(groups));
       await api.register(deviceRoutes(devices));
+      await api.register(connectionRoutes(deviceConnections));
       await api.register(deviceLogRoutes(deviceLogs));
       await api.register(deviceDataRoutes(deviceData));
       await api.register(deviceConfigRoutes(deviceConfigs));
@@ -485,6 +497,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await gateway.startEmbedded(options.mqtt.port, '127.0.0.1');
 
   campaignEngine.start();
+  deviceConnections.start();
   app.addHook('onClose', async () => {
     await campaignEngine.close();
     await flushOperationLog();
@@ -492,6 +505,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await deviceCommands.close();
     await deviceConfigs.close();
     await deviceData.close();
+    await deviceConnections.close();
     await sockets.close();
     await bus.close();
     if (!options.database) await db.destroy();

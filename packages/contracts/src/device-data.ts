@@ -71,3 +71,37 @@ export const ZDataRetention = z
   .object({ days: z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650') })
   .strict();
 export type TDataRetention = z.infer<typeof ZDataRetention>;
+
+// ---------------------------------------------------------------- connections
+
+/** One connection of a device, from CONNECT to its end; open while `disconnectedAt` is null. */
+export const ZDeviceConnection = z.object({
+  id: ZId,
+  connectedAt: ZTimestamp,
+  disconnectedAt: ZTimestamp.nullable(),
+  reason: z.string().nullable().describe('Why it ended (a disconnect reason); null while open'),
+  durationMs: z.number().int().describe('Until now while open'),
+  ip: z.string().nullable(),
+  nodeId: z.string().nullable().describe('Server node that held the connection'),
+});
+export type TDeviceConnection = z.infer<typeof ZDeviceConnection>;
+
+export const ZDeviceConnectionQuery = ZPageQuery.extend({ deviceId: ZId }).strict();
+export type TDeviceConnectionQuery = z.infer<typeof ZDeviceConnectionQuery>;
+
+/** Share of a window the device was connected, counted from its creation when that is later. */
+export const ZAvailabilityWindow = z.object({
+  from: ZTimestamp,
+  to: ZTimestamp,
+  onlineMs: z.number().int(),
+  percent: z.number().describe('0 to 100, one decimal'),
+  connections: z.number().int().describe('Connections within the window'),
+});
+export type TAvailabilityWindow = z.infer<typeof ZAvailabilityWindow>;
+
+export const ZDeviceAvailability = z.object({
+  deviceId: ZId,
+  day: ZAvailabilityWindow.describe('The last 24 hours'),
+  week: ZAvailabilityWindow.describe('The last 7 days'),
+});
+export type TDeviceAvailability = z.infer<typeof ZDeviceAvailability>;

@@ -218,6 +218,7 @@ export const REFUSAL_REASONS = [
   'device-disabled',
   'auto-register-off',
   'rate-limited',
+  'device-removed',
 ] as const;
 export type TRefusalReason = (typeof REFUSAL_REASONS)[number];
 

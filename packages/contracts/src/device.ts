@@ -16,6 +16,27 @@ export const DEVICE_STATUS = ['online', 'offline'] as const;
 export const ZDeviceStatus = z.enum(DEVICE_STATUS);
 export type TDeviceStatus = z.infer<typeof ZDeviceStatus>;
 
+/**
+ * Restarts the platform causes: a `reboot` command, a firmware upgrade (from its `updating`
+ * step), a configuration that needs a restart. A disconnect within the expected window raises no
+ * offline or unstable-connection alert, and the device shows as restarting rather than offline.
+ */
+export const RESTART_KINDS = ['reboot', 'upgrade', 'config'] as const;
+export type TRestartKind = (typeof RESTART_KINDS)[number];
+/** How long each restart may keep a device away before it counts as an outage. */
+export const RESTART_WINDOW_MS: Record<TRestartKind, number> = {
+  reboot: 5 * 60_000,
+  upgrade: 15 * 60_000,
+  config: 5 * 60_000,
+};
+export const ZExpectedRestart = z
+  .object({
+    kind: z.enum(RESTART_KINDS),
+    until: ZTimestamp.describe('End of the window: a device still away then is offline'),
+  })
+  .describe('A restart the platform caused and expects, while its window lasts; else null');
+export type TExpectedRestart = z.infer<typeof ZExpectedRestart>;
+
 /** Device serial number: also its MQTT client id and username. */
 export const SN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const ZSn = z
@@ -92,6 +113,28 @@ export const ZDeviceTokenEdit = z
 export type TDeviceTokenEdit = z.infer<typeof ZDeviceTokenEdit>;
 
 export const ZTokenKey = z.object({ tokenKey: z.string() });
+
+/**
+ * An SN deleted from a token: auto-registration refuses it (`device-removed`) until it is allowed
+ * again on the token page or the device is added by hand.
+ */
+export const ZRemovedSn = z.object({
+  sn: z.string(),
+  removedAt: ZTimestamp,
+  removedBy: z.string().nullable().describe('Username who deleted the device'),
+});
+export type TRemovedSn = z.infer<typeof ZRemovedSn>;
+
+export const ZRemovedSnQuery = ZPageQuery.extend({
+  tokenId: ZId,
+  sn: z.string().max(64).optional().describe('Substring of the SN'),
+}).strict();
+export type TRemovedSnQuery = z.infer<typeof ZRemovedSnQuery>;
+
+export const ZRemovedSnAllow = z
+  .object({ tokenId: ZId, sns: z.array(ZSn).min(1).max(1000) })
+  .strict();
+export type TRemovedSnAllow = z.infer<typeof ZRemovedSnAllow>;
 export const ZIdBody = z.object({ id: ZId }).strict();
 
 // ---------------------------------------------------------------- groups
@@ -151,6 +194,7 @@ export const ZDevice = z.object({
   lastConnectAt: ZTimestamp.nullable(),
   lastDisconnectAt: ZTimestamp.nullable(),
   disconnectReason: z.string().nullable().describe('Why the device last went offline'),
+  expectedRestart: ZExpectedRestart.nullable(),
   createTime: ZTimestamp,
   updateTime: ZTimestamp.nullable(),
 });

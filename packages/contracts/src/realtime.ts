@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZTimestamp } from './common.js';
-import { ZDeviceStatus } from './device.js';
+import { ZDeviceStatus, ZExpectedRestart } from './device.js';
 import { ZCampaignProgress } from './campaign.js';
 import { ZDeviceCommand } from './device-command.js';
 import { ZDeviceConfigState } from './device-config.js';
@@ -28,6 +28,7 @@ export const ZDeviceLive = z.object({
   lastConnectAt: ZTimestamp.nullable(),
   lastDisconnectAt: ZTimestamp.nullable(),
   disconnectReason: z.string().nullable(),
+  expectedRestart: ZExpectedRestart.nullable(),
 });
 export type TDeviceLive = z.infer<typeof ZDeviceLive>;
 

@@ -10,6 +10,7 @@ import * as deviceGateway from './20261121000700-device-gateway.js';
 import * as remoteOperations from './20261121000800-remote-operations.js';
 import * as configSafety from './20261125000100-config-safety.js';
 import * as campaignGating from './20261125000200-campaign-gating.js';
+import * as deviceSessions from './20261125000300-device-sessions.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261121000800-remote-operations': remoteOperations,
   '20261125000100-config-safety': configSafety,
   '20261125000200-campaign-gating': campaignGating,
+  '20261125000300-device-sessions': deviceSessions,
 };

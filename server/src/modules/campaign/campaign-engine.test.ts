@@ -498,6 +498,12 @@ describe('campaign engine', () => {
     await corrupt!.report(corrupt!.lastJob!.jobId, { state: 'downloaded', sha256: 'f'.repeat(64) });
     await wrongVersion!.report(wrongVersion!.lastJob!.jobId, { state: 'updating' });
     await expectStates(campaign.id, { [wrongVersion!.sn]: 'updating' });
+    // Installing restarts the device: the platform expects it back (no offline alert meanwhile).
+    const restart = {
+      kind: 'upgrade' as const,
+      until: new Date(t.clock.now + 15 * MINUTE).toISOString(),
+    };
+    await expectDevice(admin, wrongVersion!.sn, { expectedRestart: restart });
     await wrongVersion!.disconnect();
     await wrongVersion!.connect('1.0.0');
     await expectStates(campaign.id, {

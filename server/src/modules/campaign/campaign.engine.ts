@@ -54,7 +54,7 @@ import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaig
 /** What campaigns use of the firmware library, of configurations and of the gateway. */
 export type FirmwareSource = Pick<FirmwareService, 'find' | 'signedUrl'>;
 type ConfigApplier = Pick<DeviceConfigService, 'applyPatch' | 'onOutcome'>;
-type Downlinks = Pick<GatewayService, 'send'>;
+type Downlinks = Pick<GatewayService, 'send' | 'expectRestart'>;
 
 type ActiveState = Exclude<TCampaignDeviceState, 'queued' | 'updated' | 'failed' | 'canceled'>;
 
@@ -578,6 +578,7 @@ export class CampaignEngine {
     if (!moved) return;
     this.dirty.add(row.campaign_id);
     if (to === 'downloading') this.progressWrittenAt.set(jobId, receivedAt);
+    if (to === 'updating') await this.deps.downlinks.expectRestart(device.id, 'upgrade');
     if (row.state === 'notified' && row.log_id) await deviceLogs.setState(row.log_id, 'acked');
   }
 

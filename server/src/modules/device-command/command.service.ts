@@ -88,7 +88,7 @@ export class DeviceCommandService {
     private readonly configs: DeviceConfigService,
     private readonly logs: DeviceLogService,
     private readonly permissions: PermissionService,
-    private readonly gateway: Pick<GatewayService, 'send'>,
+    private readonly gateway: Pick<GatewayService, 'send' | 'expectRestart'>,
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
@@ -167,6 +167,7 @@ export class DeviceCommandService {
     const command = toCommand(row);
     // Announced before it leaves, so that the answer is always announced after it.
     await this.bus.publish('device.command', { companyId: scope.companyId, command });
+    if (input.method === 'reboot') await this.gateway.expectRestart(device.id, 'reboot');
     await this.gateway.send(device.tagCode, 'rpc', id, payload);
     return command;
   }

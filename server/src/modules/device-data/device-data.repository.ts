@@ -38,7 +38,7 @@ export interface DeviceEventFilter {
   to?: number | undefined;
 }
 
-const RETENTION_SETTING = 'device.data.retention';
+export const RETENTION_SETTING = 'device.data.retention';
 
 /**
  * Merges fresh values into stored ones: per key the value with the newer time wins (a device that

@@ -17,9 +17,7 @@ export interface RegistrationRequest {
   ip: string | null;
 }
 
-export interface RegistrationOutcome {
-  deviceId: string;
-}
+export type RegistrationOutcome = { deviceId: string } | { refused: 'device-removed' };
 
 /**
  * Auto-registered devices get this series until their first `up/status` names the real one: the
@@ -42,12 +40,12 @@ interface Pending {
 }
 
 /**
- * Registers unknown SNs in batches: one query per token for the SNs it already holds, one
- * multi-row insert, one write of the device log, for up to 500 devices at a time. A fleet
- * connecting for the first time would otherwise cost four statements per device. An SN is unique
- * per token only (another token's device with the same SN is another device); one registered by
- * another node in the meantime is caught by the unique index and the batch retried device by
- * device.
+ * Registers unknown SNs in batches: one query per token for the SNs it already holds and one for
+ * the SNs an operator removed from it (which are refused), one multi-row insert, one write of the
+ * device log, for up to 500 devices at a time. A fleet connecting for the first time would
+ * otherwise cost four statements per device. An SN is unique per token only (another token's
+ * device with the same SN is another device); one registered by another node in the meantime is
+ * caught by the unique index and the batch retried device by device.
  */
 export class AutoRegistration {
   private queue: Pending[] = [];
@@ -92,14 +90,19 @@ export class AutoRegistration {
     retried = false,
   ): Promise<RegistrationOutcome[]> {
     const holders = new Map<string, string>();
+    const removed = new Set<string>();
     const tagOf = (tokenId: string, sn: string) => `${tokenId}|${sn}`;
     const snsByToken = new Map<string, Set<string>>();
     for (const r of requests) {
       snsByToken.set(r.tokenId, (snsByToken.get(r.tokenId) ?? new Set()).add(r.sn));
     }
-    for (const [tokenId, sns] of snsByToken) {
-      for (const d of await this.repository.devicesOfToken(tokenId, [...sns])) {
+    for (const [tokenId, set] of snsByToken) {
+      const sns = [...set];
+      for (const d of await this.repository.devicesOfToken(tokenId, sns)) {
         holders.set(tagOf(tokenId, d.sn), d.id);
+      }
+      for (const sn of await this.repository.removedSns(tokenId, sns)) {
+        removed.add(tagOf(tokenId, sn));
       }
     }
     const now = this.clock();
@@ -108,6 +111,7 @@ export class AutoRegistration {
     const outcomes = requests.map((request): RegistrationOutcome => {
       const own = holders.get(tagOf(request.tokenId, request.sn));
       if (own) return { deviceId: own };
+      if (removed.has(tagOf(request.tokenId, request.sn))) return { refused: 'device-removed' };
       const row = newDevice(request, now);
       rows.push(row);
       // A second login of the same device in this batch finds this row.
@@ -144,6 +148,8 @@ export class AutoRegistration {
     }
     return outcomes;
   }
+
+  /** `token|sn` of the requests whose SN an operator removed from their token. */
 }
 
 function newDevice(request: RegistrationRequest, now: number): DeviceTable {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { DeviceTable } from '../../platform/db/schema.js';
+import type { DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
@@ -18,6 +18,8 @@ const LIVE_COLUMNS = [
   'last_connect_at',
   'last_disconnect_at',
   'disconnect_reason',
+  'restart_kind',
+  'restart_until',
 ] as const;
 
 export type LiveRow = Pick<DeviceTable, (typeof LIVE_COLUMNS)[number]>;
@@ -48,8 +50,23 @@ export interface PresenceChange {
   guard?: { nodeId: string; connectedAt: number };
 }
 
+/** A connection that ended: its session row is closed with the time and the reason. */
+export interface SessionClose {
+  id: string;
+  disconnectedAt: number;
+  reason: string;
+}
+
+/** What one presence batch writes besides the device rows. */
+export interface SessionWrites {
+  opened: DeviceSessionTable[];
+  closed: SessionClose[];
+}
+
 /** Devices looked up per statement by id. */
 const IDS_PER_QUERY = 500;
+/** 8 columns × 1000 session rows stay below both databases' parameter limits. */
+const SESSION_ROWS_PER_STATEMENT = 1000;
 /** At most 14 parameters a row: 14,000 stay below SQLite's 32,766 and PostgreSQL's 65,535. */
 const PRESENCE_ROWS_PER_STATEMENT = 1000;
 
@@ -103,6 +120,47 @@ function presenceUpdate(changes: PresenceChange[]) {
     from v
     where device.id = v.v_id and device.company_id = v.v_company_id ${guard}
     returning ${sql.join(LIVE_COLUMNS.map((c) => sql.raw(c)))}`;
+}
+
+/** Inserts sessions of devices that still exist (one deleted since it connected has none). */
+function sessionInsert(rows: DeviceSessionTable[]) {
+  const values = rows.map(
+    (r) =>
+      sql`(${sql.join([
+        typed(r.id, 'varchar'),
+        typed(r.company_id, 'varchar'),
+        typed(r.device_id, 'varchar'),
+        typed(r.connected_at, 'bigint'),
+        typed(r.disconnected_at, 'bigint'),
+        typed(r.reason, 'varchar'),
+        typed(r.ip, 'varchar'),
+        typed(r.node_id, 'varchar'),
+      ])})`,
+  );
+  return sql`with v (v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at,
+      v_reason, v_ip, v_node_id) as (values ${sql.join(values)})
+    insert into device_session
+      (id, company_id, device_id, connected_at, disconnected_at, reason, ip, node_id)
+    select v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at, v_reason, v_ip,
+      v_node_id
+    from v
+    where exists (select 1 from device where device.id = v.v_device_id)`;
+}
+
+/** Closes sessions by id, one statement for many; a session closed already stays as it was. */
+function sessionClose(closes: SessionClose[]) {
+  const values = closes.map(
+    (c) =>
+      sql`(${sql.join([
+        typed(c.id, 'varchar'),
+        typed(c.disconnectedAt, 'bigint'),
+        typed(c.reason, 'varchar'),
+      ])})`,
+  );
+  return sql`with v (v_id, v_at, v_reason) as (values ${sql.join(values)})
+    update device_session set disconnected_at = v.v_at, reason = v.v_reason
+    from v
+    where device_session.id = v.v_id and device_session.disconnected_at is null`;
 }
 
 /** Stand-ins for the parameters of the compiled login query, replaced on each run. */
@@ -206,7 +264,7 @@ export class GatewayRepository {
    * database together, as one `UPDATE ... FROM (VALUES ...)` per 1000 devices: preparing and
    * running one statement per device cost more than the rest of a connect.
    */
-  applyPresence(changes: PresenceChange[]): Promise<LiveRow[]> {
+  applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
     const shapes = new Map<string, PresenceChange[]>();
     for (const change of changes) {
       const columns = Object.keys(change.values).sort().join(',');
@@ -223,6 +281,12 @@ export class GatewayRepository {
           rows.push(...updated);
         }
       }
+      for (let i = 0; i < sessions.opened.length; i += SESSION_ROWS_PER_STATEMENT) {
+        await sessionInsert(sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
+      }
+      for (let i = 0; i < sessions.closed.length; i += SESSION_ROWS_PER_STATEMENT) {
+        await sessionClose(sessions.closed.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
+      }
       return rows;
     });
   }
@@ -235,12 +299,54 @@ export class GatewayRepository {
     nodeId: string,
     values: Required<Pick<PresenceValues, 'last_disconnect_at' | 'disconnect_reason'>>,
   ): Promise<LiveRow[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('device_session')
+        .set({ disconnected_at: values.last_disconnect_at, reason: values.disconnect_reason })
+        .where('node_id', '=', nodeId)
+        .where('disconnected_at', 'is', null)
+        .execute();
+      return trx
+        .updateTable('device')
+        .set({
+          ...values,
+          status: 'offline',
+          node_id: null,
+          last_seen_at: values.last_disconnect_at,
+        })
+        .where('node_id', '=', nodeId)
+        .returning(LIVE_COLUMNS)
+        .execute();
+    });
+  }
+
+  /** Records the restart the platform expects of a device; returns its row as persisted. */
+  expectRestart(
+    deviceId: string,
+    expected: { kind: string; from: number; until: number },
+  ): Promise<LiveRow[]> {
     return this.db
       .updateTable('device')
-      .set({ ...values, status: 'offline', node_id: null, last_seen_at: values.last_disconnect_at })
-      .where('node_id', '=', nodeId)
+      .set({
+        restart_kind: expected.kind,
+        restart_from: expected.from,
+        restart_until: expected.until,
+      })
+      .where('id', '=', deviceId)
       .returning(LIVE_COLUMNS)
       .execute();
+  }
+
+  /** Of these SNs, those an operator removed from the token (auto-registration refuses them). */
+  async removedSns(tokenId: string, sns: string[]): Promise<Set<string>> {
+    if (sns.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('device_removed_sn')
+      .select('sn')
+      .where('token_id', '=', tokenId)
+      .where('sn', 'in', sns)
+      .execute();
+    return new Set(rows.map((r) => r.sn));
   }
 
   async heartbeat(nodeId: string, now: number): Promise<void> {
@@ -276,7 +382,17 @@ export class GatewayRepository {
       rows.push(
         ...(await this.db
           .selectFrom('device')
-          .select(['id', 'company_id', 'owner_id', 'sn', 'name', 'status'])
+          .select([
+            'id',
+            'company_id',
+            'owner_id',
+            'sn',
+            'name',
+            'status',
+            'last_connect_at',
+            'restart_from',
+            'restart_until',
+          ])
           .where('id', 'in', ids.slice(i, i + IDS_PER_QUERY))
           .execute()),
       );

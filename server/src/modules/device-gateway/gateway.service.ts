@@ -6,6 +6,7 @@ import {
   COMPANY_STATUS,
   MQTT_HOOK_SECRET_HEADER,
   MQTT_PAYLOAD_MAX_BYTES,
+  RESTART_WINDOW_MS,
   TELEMETRY_KEY,
   TELEMETRY_VALUES_MAX,
   ZConfigReportedPayload,
@@ -26,6 +27,7 @@ import {
   type TMqttHookSecret,
   type TParsedTopic,
   type TRefusalReason,
+  type TRestartKind,
   type TStatusPayload,
   type TTelemetryPayload,
 } from '@blrms/contracts';
@@ -73,11 +75,6 @@ import {
 } from './presence.js';
 import type { DeviceEventInput, DeviceRef, UplinkSink } from './uplink-sink.js';
 
-/**
- * `last_seen_at` is in four indexes: written at most this often per device, unless the status
- * changes.
- */
-const SEEN_WRITE_MS = 60_000;
 /** Bad payloads recorded per device and minute; one more closes an embedded connection. */
 const BAD_PAYLOAD_LIMIT = 20;
 const BAD_PAYLOAD_WINDOW_MS = 60_000;
@@ -118,7 +115,8 @@ const CONNECT_REQUEST = 'MQTT CONNECT';
  * purpose: there is one per connected device. Its client id is its address, `{tokenCode}:{sn}`.
  */
 export class DeviceSession implements MqttSession, DeviceRef {
-  seenWrittenAt: number;
+  /** The id of this connection's row in the connection history. */
+  readonly connectionId = newId();
   badPayloads = 0;
   badSince = 0;
   aclViolations = 0;
@@ -133,9 +131,7 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly connectedAt: number,
     /** A watcher of the device's downlinks, not the device (see {@link WATCH_SUFFIX}). */
     readonly watcher = false,
-  ) {
-    this.seenWrittenAt = connectedAt;
-  }
+  ) {}
 
   get clientId(): string {
     return this.watcher ? `${this.address}${WATCH_SUFFIX}` : this.address;
@@ -269,7 +265,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     private readonly options: GatewayOptions = {},
   ) {
     this.log = deps.log.child({ module: 'mqtt' });
-    this.presence = new PresenceWriter(deps.repository, deps.bus, this.log, {
+    this.presence = new PresenceWriter(deps.repository, deps.bus, deps.clock, this.log, {
       ...DEFAULT_PRESENCE_OPTIONS,
       ...options.presence,
     });
@@ -376,6 +372,25 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       );
   }
 
+  /**
+   * The platform is about to make the device restart (a reboot command, an upgrade, a
+   * configuration that needs one): a disconnect within the window is no outage. Kept in the
+   * database, so that any node judges the device's disconnects and alerts by it; shown at once.
+   */
+  async expectRestart(
+    deviceId: string,
+    kind: TRestartKind,
+    windowMs = RESTART_WINDOW_MS[kind],
+  ): Promise<void> {
+    const now = this.deps.clock();
+    const rows = await this.deps.repository.expectRestart(deviceId, {
+      kind,
+      from: now,
+      until: now + windowMs,
+    });
+    await this.presence.publish(rows);
+  }
+
   /** Sends the offline alerts that are due (on a timer; tests call it after moving the clock). */
   checkAlerts(): Promise<void> {
     return this.alerts.check();
@@ -464,6 +479,16 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         node_id: this.nodeId,
       },
     });
+    this.presence.sessionOpened({
+      id: session.connectionId,
+      company_id: session.companyId,
+      device_id: session.id,
+      connected_at: session.connectedAt,
+      disconnected_at: null,
+      reason: null,
+      ip: session.ip,
+      node_id: this.nodeId,
+    });
     this.alerts.online(session.id);
   }
 
@@ -471,6 +496,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     // At shutdown the node releases all its devices in one statement instead.
     if (this.closing || session.watcher) return;
     const now = this.deps.clock();
+    this.presence.sessionClosed({ id: session.connectionId, disconnectedAt: now, reason });
     if (reason === 'takeover') {
       // The device stays online: only the replaced connection is recorded.
       this.log.info({ device: session.address, ip: session.ip }, 'MQTT connection taken over');
@@ -660,6 +686,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       ownerOrgCode: row.owner_org_code,
       ip: input.ip,
     });
+    if ('refused' in registered) return refuse(registered.refused, context);
     return {
       ok: true,
       deviceId: registered.deviceId,
@@ -877,18 +904,11 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         : { status: 'offline' };
       if (live) this.alerts.offline(device.id);
     }
-    if (values.last_seen_at !== undefined) device.seenWrittenAt = now;
     this.presence.write({ deviceId: device.id, companyId: device.companyId, values });
   }
 
   private seen(device: DeviceSession, now: number): void {
-    if (now - device.seenWrittenAt < SEEN_WRITE_MS) return;
-    device.seenWrittenAt = now;
-    this.presence.write({
-      deviceId: device.id,
-      companyId: device.companyId,
-      values: { last_seen_at: now },
-    });
+    this.presence.seen(device.id, device.companyId, now);
   }
 
   /**

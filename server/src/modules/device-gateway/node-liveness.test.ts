@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { newId } from '../../platform/db/ids.js';
+import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
 import { client, type Client } from '../../test/devices.js';
 import { RecordingSink, findDevice, uniqueSn } from '../../test/mqtt-devices.js';
 import { GatewayRepository, type LiveRow } from './gateway.repository.js';
@@ -12,17 +13,44 @@ describe('MQTT node liveness', () => {
   let tokenId: string;
   const log = pino({ level: 'silent' });
 
-  /** A device shown online, held by `nodeId`. */
+  /** A device shown online, held by `nodeId`, with its connection open in the history. */
   async function heldBy(nodeId: string): Promise<string> {
     const sn = uniqueSn('NODE');
-    await admin.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series: 'R40' });
+    const { id } = await admin.ok('POST', '/device/device/add', {
+      tokenId,
+      sn,
+      name: sn,
+      series: 'R40',
+    });
     await t.db
       .updateTable('device')
       .set({ status: 'online', node_id: nodeId, last_connect_at: t.clock.now })
       .where('sn', '=', sn)
       .execute();
+    await t.db
+      .insertInto('device_session')
+      .values({
+        id: newId(),
+        company_id: PLATFORM_ID,
+        device_id: id,
+        connected_at: t.clock.now,
+        disconnected_at: null,
+        reason: null,
+        ip: '10.0.0.1',
+        node_id: nodeId,
+      })
+      .execute();
     return sn;
   }
+
+  /** How the device's connections ended (null: still open). */
+  const endings = (sn: string) =>
+    t.db
+      .selectFrom('device_session')
+      .innerJoin('device', 'device.id', 'device_session.device_id')
+      .select(['device_session.reason', 'device_session.disconnected_at'])
+      .where('device.sn', '=', sn)
+      .execute();
 
   function liveness(nodeId: string, announced: LiveRow[]) {
     return new NodeLiveness(
@@ -89,6 +117,10 @@ describe('MQTT node liveness', () => {
       disconnectReason: 'connection-lost',
     });
     expect(await findDevice(admin, kept)).toMatchObject({ status: 'online' });
+    expect(await endings(lost)).toEqual([
+      { reason: 'connection-lost', disconnected_at: t.clock.now },
+    ]);
+    expect(await endings(kept)).toEqual([{ reason: null, disconnected_at: null }]);
     expect(announced.map((r) => r.sn)).toEqual([lost]);
     const nodes = await t.db.selectFrom('gateway_node').select('id').orderBy('id').execute();
     expect(nodes.map((n) => n.id)).toEqual(['node-alive', 'node-watcher']);
@@ -98,6 +130,9 @@ describe('MQTT node liveness', () => {
       status: 'offline',
       disconnectReason: 'server-shutdown',
     });
+    expect(await endings(kept)).toEqual([
+      { reason: 'server-shutdown', disconnected_at: t.clock.now },
+    ]);
     await watcher.stop();
   });
 

@@ -34,6 +34,12 @@ export interface AlertSender {
   sendSystemMessage(input: SystemMessage): Promise<string>;
 }
 
+/** A device that went offline: when, and when its alert is due unless it comes back. */
+interface Offline {
+  since: number;
+  dueAt: number;
+}
+
 interface Flapping {
   /** Offline transitions within the flap window, oldest first. */
   times: number[];
@@ -55,11 +61,13 @@ function escapeHtml(text: string): string {
  * bell), once per check for all of an owner's devices. A device that flaps (goes offline again and
  * again) gets one "unstable connection" alert and then none until it has been stable for a while;
  * its status in the database and the console is always current, only alerts are held back.
- * The state is this node's: a device that reconnects to another node is checked in the database
- * before its alert goes out.
+ * A restart the platform expects (the device row's restart window, written by whichever node sent
+ * the reboot or the upgrade) is no outage: its disconnects do not count as flaps, and the offline
+ * alert waits for the end of the window. The state is this node's: a device that reconnects to
+ * another node is checked in the database before its alert goes out.
  */
 export class OfflineAlerts {
-  private readonly pending = new Map<string, number>();
+  private readonly pending = new Map<string, Offline>();
   private readonly flapping = new Map<string, Flapping>();
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
@@ -85,7 +93,7 @@ export class OfflineAlerts {
 
   offline(deviceId: string): void {
     const now = this.clock();
-    this.pending.set(deviceId, now);
+    this.pending.set(deviceId, { since: now, dueAt: now + this.options.delayMs });
     const flapping = this.flapping.get(deviceId) ?? { times: [], muted: false };
     flapping.times = flapping.times.filter((t) => now - t < this.options.flapWindowMs);
     flapping.times.push(now);
@@ -104,57 +112,84 @@ export class OfflineAlerts {
 
   private async sendDue(): Promise<void> {
     const now = this.clock();
-    const unstable: string[] = [];
+    const flappingNow: string[] = [];
     for (const [deviceId, flapping] of this.flapping) {
       const last = flapping.times[flapping.times.length - 1] ?? 0;
       if (flapping.muted) {
         if (now - last >= this.options.stableMs) this.flapping.delete(deviceId);
-      } else if (
-        flapping.times.filter((t) => now - t < this.options.flapWindowMs).length >=
-        this.options.flapCount
-      ) {
-        flapping.muted = true;
-        unstable.push(deviceId);
+      } else if (this.recentFlaps(flapping, now) >= this.options.flapCount) {
+        flappingNow.push(deviceId);
       } else if (now - last >= this.options.flapWindowMs) {
         this.flapping.delete(deviceId);
       }
     }
-    const offline: string[] = [];
-    for (const [deviceId, since] of this.pending) {
-      if (now - since < this.options.delayMs) continue;
+    const due: string[] = [];
+    for (const [deviceId, offline] of this.pending) {
       // Muted devices keep their pending alert: it goes out if they are still offline once stable.
-      if (this.flapping.get(deviceId)?.muted) continue;
-      this.pending.delete(deviceId);
-      offline.push(deviceId);
+      if (now >= offline.dueAt && !this.flapping.get(deviceId)?.muted) due.push(deviceId);
     }
-    if (offline.length === 0 && unstable.length === 0) return;
+    if (due.length === 0 && flappingNow.length === 0) return;
     try {
-      const targets = await this.repository.alertTargets([...new Set([...offline, ...unstable])]);
+      const targets = await this.repository.alertTargets([...new Set([...due, ...flappingNow])]);
       const byId = new Map(targets.map((t) => [t.id, t]));
-      await this.send(
-        offline.map((id) => byId.get(id)).filter((t) => t?.status === 'offline'),
-        'deviceOfflineAlertTitle',
-        'deviceOfflineAlertContent',
-      );
-      await this.send(
-        unstable.map((id) => byId.get(id)),
-        'deviceUnstableAlertTitle',
-        'deviceUnstableAlertContent',
-      );
+      // Deleted devices are forgotten.
+      for (const id of due) if (!byId.has(id)) this.pending.delete(id);
+      for (const id of flappingNow) if (!byId.has(id)) this.flapping.delete(id);
+      const unstable = flappingNow.map((id) => byId.get(id)).filter((t) => this.unstable(t, now));
+      const offline = due.map((id) => byId.get(id)).filter((t) => this.stillOffline(t, now));
+      await this.send(offline, 'deviceOfflineAlertTitle', 'deviceOfflineAlertContent');
+      await this.send(unstable, 'deviceUnstableAlertTitle', 'deviceUnstableAlertContent');
     } catch (error) {
       this.log.error({ err: error }, 'device alerts not sent');
     }
   }
 
+  private recentFlaps(flapping: Flapping, now: number): number {
+    return flapping.times.filter((t) => now - t < this.options.flapWindowMs).length;
+  }
+
+  /**
+   * Whether a device with enough offline transitions is unstable: those within a restart the
+   * platform expects are forgotten first. An unstable device is muted from here on.
+   */
+  private unstable(target: Target | undefined, now: number): target is Target {
+    const flapping = target && this.flapping.get(target.id);
+    if (!target || !flapping) return false;
+    const from = target.restart_from ?? null;
+    const until = target.restart_until ?? null;
+    if (from !== null && until !== null) {
+      flapping.times = flapping.times.filter((t) => t < from || t > until);
+    }
+    if (this.recentFlaps(flapping, now) < this.options.flapCount) return false;
+    flapping.muted = true;
+    return true;
+  }
+
+  /**
+   * Whether a due alert goes out now. Not for a device that came back since (a later disconnect
+   * is the concern of the node that saw it), nor yet for one within an expected restart: its
+   * alert is due again when the window ends.
+   */
+  private stillOffline(target: Target | undefined, now: number): target is Target {
+    const offline = target && this.pending.get(target.id);
+    if (!target || !offline) return false;
+    if (target.status !== 'offline' || (target.last_connect_at ?? 0) > offline.since) {
+      this.pending.delete(target.id);
+      return false;
+    }
+    const restartUntil = target.restart_until ?? null;
+    if (restartUntil !== null && restartUntil > now) {
+      offline.dueAt = restartUntil;
+      return false;
+    }
+    this.pending.delete(target.id);
+    return true;
+  }
+
   /** One message per owner, in both languages (the console shows it as written). */
-  private async send(
-    targets: (Target | undefined)[],
-    title: MessageKey,
-    content: MessageKey,
-  ): Promise<void> {
+  private async send(targets: Target[], title: MessageKey, content: MessageKey): Promise<void> {
     const byOwner = new Map<string, Target[]>();
     for (const target of targets) {
-      if (!target) continue;
       const key = `${target.company_id}|${target.owner_id}`;
       byOwner.set(key, [...(byOwner.get(key) ?? []), target]);
     }

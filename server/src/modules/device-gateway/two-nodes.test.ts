@@ -155,4 +155,41 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
     await closed;
     await expectDevice(apiB, sn, { status: 'offline', disconnectReason: 'token-disabled' });
   });
+
+  it('holds back the alert of a restart expected on node B for a device that drops on node A', async () => {
+    const sn = uniqueSn('TWO');
+    const connection = await device(urlA, sn);
+    const { id } = await expectDevice(apiB, sn, { status: 'online' });
+    await nodeB.deviceGateway.expectRestart(id, 'upgrade');
+    await connection.endAsync();
+    await vi.waitFor(() =>
+      expect(liveOnB.filter((d) => d.sn === sn).at(-1)).toMatchObject({
+        status: 'offline',
+        expectedRestart: { kind: 'upgrade' },
+      }),
+    );
+    const alerts = () =>
+      nodeA.db
+        .selectFrom('sys_announcement')
+        .select('titile')
+        .where('msg_content', 'like', `%${sn}%`)
+        .execute();
+    nodeA.clock.advance(2 * 60_000);
+    await nodeA.app.deviceGateway.checkAlerts();
+    expect(await alerts()).toEqual([]);
+
+    // Back on the other node within the window: no alert from either, and two connections.
+    await device(urlB, sn);
+    await expectDevice(apiA, sn, { status: 'online' });
+    nodeA.clock.advance(15 * 60_000);
+    await nodeA.app.deviceGateway.checkAlerts();
+    await nodeB.deviceGateway.checkAlerts();
+    expect(await alerts()).toEqual([]);
+    const history = await apiA.ok('GET', `/device/connection/list?deviceId=${id}&order=asc`);
+    expect(history.records.map((c: { reason: string | null }) => c.reason)).toEqual([
+      'client-disconnect',
+      null,
+    ]);
+    expect(new Set(history.records.map((c: { nodeId: string }) => c.nodeId)).size).toBe(2);
+  });
 });

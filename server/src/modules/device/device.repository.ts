@@ -239,7 +239,13 @@ export class DeviceRepository {
   visible(companyId: string, ids: string[], rules: DataRuleFilter) {
     return this.filtered(companyId, {}, rules)
       .innerJoin('sys_user', 'sys_user.id', 'device.owner_id')
-      .select(['device.id', 'device.sn', 'device.group_id', 'sys_user.username as owner_name'])
+      .select([
+        'device.id',
+        'device.sn',
+        'device.token_id',
+        'device.group_id',
+        'sys_user.username as owner_name',
+      ])
       .where('device.id', 'in', ids)
       .execute();
   }
@@ -272,14 +278,24 @@ export class DeviceRepository {
     return found;
   }
 
-  /** In one transaction: all rows or none. */
+  /**
+   * In one transaction: all rows or none. Devices added by hand may register again: their SNs
+   * leave their token's removed list.
+   */
   async insert(rows: DeviceTable[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        await trx
-          .insertInto('device')
-          .values(rows.slice(i, i + INSERT_BATCH))
-          .execute();
+        const chunk = rows.slice(i, i + INSERT_BATCH);
+        await trx.insertInto('device').values(chunk).execute();
+        const byToken = new Map<string, string[]>();
+        for (const r of chunk) byToken.set(r.token_id, [...(byToken.get(r.token_id) ?? []), r.sn]);
+        for (const [tokenId, sns] of byToken) {
+          await trx
+            .deleteFrom('device_removed_sn')
+            .where('token_id', '=', tokenId)
+            .where('sn', 'in', sns)
+            .execute();
+        }
       }
     });
   }
@@ -311,12 +327,45 @@ export class DeviceRepository {
     return Number(result.numUpdatedRows);
   }
 
-  async delete(companyId: string, ids: string[]): Promise<number> {
-    const result = await scoped(this.db, companyId)
-      .deleteFrom('device')
-      .where('id', 'in', ids)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Deletes devices and, in the same transaction, puts their SNs on their tokens' removed lists:
+   * a deleted device that is still out there does not register itself again.
+   */
+  async delete(
+    companyId: string,
+    devices: { id: string; sn: string; token_id: string }[],
+    removal: { by: string; at: number },
+  ): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < devices.length; i += INSERT_BATCH) {
+        await trx
+          .insertInto('device_removed_sn')
+          .values(
+            devices.slice(i, i + INSERT_BATCH).map((d) => ({
+              token_id: d.token_id,
+              sn: d.sn,
+              company_id: companyId,
+              removed_by: removal.by,
+              removed_at: removal.at,
+            })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['token_id', 'sn'])
+              .doUpdateSet({ removed_by: removal.by, removed_at: removal.at }),
+          )
+          .execute();
+      }
+      const result = await scoped(trx, companyId)
+        .deleteFrom('device')
+        .where(
+          'id',
+          'in',
+          devices.map((d) => d.id),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /** Devices by series, status and firmware version, from `device_stats`. */

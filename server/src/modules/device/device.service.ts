@@ -47,6 +47,7 @@ import {
 import type { GroupService } from './group.service.js';
 import { iso, isoOrNull, pageResult, type Page } from './paging.js';
 import { DEVICE_RULES } from './stats-columns.js';
+import { expectedRestart } from './expected-restart.js';
 import type { TokenForDevices, TokenService } from './token.service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +69,7 @@ const MAX_LENGTH: Record<ImportColumn, number> = {
   location: 128,
 };
 
-function toDevice(row: DeviceRow): TDevice {
+function toDevice(row: DeviceRow, now: number): TDevice {
   return {
     id: row.id,
     tagCode: `${row.token_code}:${row.sn}`,
@@ -92,6 +93,7 @@ function toDevice(row: DeviceRow): TDevice {
     lastConnectAt: isoOrNull(row.last_connect_at),
     lastDisconnectAt: isoOrNull(row.last_disconnect_at),
     disconnectReason: row.disconnect_reason,
+    expectedRestart: expectedRestart(row, now),
     createTime: iso(row.create_time),
     updateTime: isoOrNull(row.update_time),
   };
@@ -166,13 +168,18 @@ export class DeviceService {
       query.pageSize,
       (query.pageNo - 1) * query.pageSize,
     );
-    return pageResult(rows.map(toDevice), total, query);
+    const now = this.clock();
+    return pageResult(
+      rows.map((r) => toDevice(r, now)),
+      total,
+      query,
+    );
   }
 
   async get(scope: Scope, id: string): Promise<TDevice> {
     const row = await this.repository.findById(scope.companyId, id, await this.rules(scope));
     if (!row) throw new AppError('deviceNotFound', 404);
-    return toDevice(row);
+    return toDevice(row, this.clock());
   }
 
   /** Whether the caller's data rules narrow the devices the list shows them. */
@@ -254,10 +261,10 @@ export class DeviceService {
 
   async delete(scope: Scope, ids: string[], origin: ActionOrigin): Promise<number> {
     const devices = await this.requireVisible(scope, ids);
-    const count = await this.repository.delete(
-      scope.companyId,
-      devices.map((d) => d.id),
-    );
+    const count = await this.repository.delete(scope.companyId, devices, {
+      by: scope.username,
+      at: this.clock(),
+    });
     await this.bus.publish('device.kick', {
       deviceIds: devices.map((d) => d.id),
       reason: 'device-deleted',
@@ -301,6 +308,7 @@ export class DeviceService {
     const sort: DeviceSort = { column, order };
     const repository = this.repository;
     const rulesOf = this.rules(scope);
+    const now = this.clock();
     const batches = (async function* () {
       const rules = await rulesOf;
       for (let offset = 0; ; offset += EXPORT_BATCH) {
@@ -314,7 +322,7 @@ export class DeviceService {
         );
         if (rows.length > 0) {
           yield rows.map((r) => {
-            const device = toDevice(r);
+            const device = toDevice(r, now);
             return EXPORT_COLUMNS.map((c) => c.value(device, lang));
           });
         }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { TDeviceTokenQuery } from '@blrms/contracts';
+import type { TDeviceTokenQuery, TRemovedSnQuery } from '@blrms/contracts';
 import type { Db } from '../../platform/db/database.js';
 import type { DeviceTokenTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
@@ -107,6 +107,35 @@ export class TokenRepository {
     const result = await scoped(this.db, companyId)
       .deleteFrom('device_token')
       .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The SNs removed from a token, newest first. */
+  async removedSns(companyId: string, query: TRemovedSnQuery) {
+    let base = scoped(this.db, companyId)
+      .selectFrom('device_removed_sn')
+      .where('token_id', '=', query.tokenId);
+    if (query.sn) base = base.where(sql<boolean>`sn like ${containing(query.sn)} escape '\\'`);
+    const [{ total } = { total: 0 }] = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .execute();
+    const records = await base
+      .select(['sn', 'removed_at', 'removed_by'])
+      .orderBy('removed_at', query.order)
+      .orderBy('sn', query.order)
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute();
+    return { records, total: Number(total) };
+  }
+
+  /** Lets removed SNs register with the token again; returns how many were removed. */
+  async allowSns(companyId: string, tokenId: string, sns: string[]): Promise<number> {
+    const result = await scoped(this.db, companyId)
+      .deleteFrom('device_removed_sn')
+      .where('token_id', '=', tokenId)
+      .where('sn', 'in', sns)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -8,6 +8,9 @@ import {
   ZIdBody,
   ZIdQuery,
   ZIdsQuery,
+  ZRemovedSn,
+  ZRemovedSnAllow,
+  ZRemovedSnQuery,
   ZTokenKey,
   pageOf,
 } from '@blrms/contracts';
@@ -133,6 +136,35 @@ export function tokenRoutes(tokens: TokenService): FastifyPluginAsyncZod {
       },
       async (req) =>
         ok({ count: await tokens.delete(req.scope, req.query.ids) }, message(req.lang, 'deleted')),
+    );
+
+    app.get(
+      '/device/token/removedSns',
+      {
+        config: { permission: 'token:list' },
+        schema: {
+          tags,
+          summary: 'SNs deleted from a token, which auto-registration refuses (device-removed)',
+          querystring: ZRemovedSnQuery,
+          response: responses(pageOf(ZRemovedSn)),
+        },
+      },
+      async (req) => ok(await tokens.removedSns(req.scope, req.query)),
+    );
+
+    app.post(
+      '/device/token/allowSns',
+      {
+        config: { permission: 'token:edit' },
+        schema: {
+          tags,
+          summary: 'Let removed SNs register with the token again',
+          body: ZRemovedSnAllow,
+          response: responses(ZBatchResult),
+        },
+      },
+      async (req) =>
+        ok({ count: await tokens.allowSns(req.scope, req.body) }, message(req.lang, 'saved')),
     );
   };
 }

@@ -5,6 +5,9 @@ import type {
   TDeviceTokenEdit,
   TDeviceTokenQuery,
   TDeviceTokenWithKey,
+  TRemovedSn,
+  TRemovedSnAllow,
+  TRemovedSnQuery,
 } from '@blrms/contracts';
 import type { Scope } from '../../platform/auth/scope.js';
 import { sha256 } from '../../platform/auth/tokens.js';
@@ -142,6 +145,23 @@ export class TokenService {
 
   async revealKey(scope: Scope, id: string): Promise<{ tokenKey: string }> {
     return { tokenKey: (await this.require(scope.companyId, id)).token_key };
+  }
+
+  /** The SNs deleted from a token, which auto-registration refuses. */
+  async removedSns(scope: Scope, query: TRemovedSnQuery): Promise<Page<TRemovedSn>> {
+    await this.require(scope.companyId, query.tokenId);
+    const { records, total } = await this.repository.removedSns(scope.companyId, query);
+    return pageResult(
+      records.map((r) => ({ sn: r.sn, removedAt: iso(r.removed_at), removedBy: r.removed_by })),
+      total,
+      query,
+    );
+  }
+
+  /** Lets removed SNs register with the token again. */
+  async allowSns(scope: Scope, input: TRemovedSnAllow): Promise<number> {
+    await this.require(scope.companyId, input.tokenId);
+    return this.repository.allowSns(scope.companyId, input.tokenId, [...new Set(input.sns)]);
   }
 
   /** All or nothing: a token that devices still use is refused with their count. */

@@ -262,6 +262,13 @@ export interface DeviceTable {
    * the MQTT gateway only, so the rows other modules build leave it out.
    */
   node_id?: string | null;
+  /**
+   * The restart the platform expects of the device (reboot | upgrade | config) and its window;
+   * written by the gateway only.
+   */
+  restart_kind?: string | null;
+  restart_from?: number | null;
+  restart_until?: number | null;
   create_by: string | null;
   create_time: number;
   update_time: number | null;
@@ -389,6 +396,27 @@ export interface DeviceEventTable {
   message: string;
   source: string;
   received_at: number;
+}
+
+/** One device connection; open while `disconnected_at` is null. */
+export interface DeviceSessionTable {
+  id: string;
+  company_id: string;
+  device_id: string;
+  connected_at: number;
+  disconnected_at: number | null;
+  reason: string | null;
+  ip: string | null;
+  node_id: string | null;
+}
+
+/** An SN an operator deleted from a token: auto-registration refuses it until it is allowed. */
+export interface DeviceRemovedSnTable {
+  token_id: string;
+  sn: string;
+  company_id: string;
+  removed_by: string | null;
+  removed_at: number;
 }
 
 /** A server node running an embedded broker, and when it last said it was alive. */
@@ -553,6 +581,8 @@ export interface Database {
   sys_check_rule: SysCheckRuleTable;
   sys_setting: SysSettingTable;
   gateway_node: GatewayNodeTable;
+  device_session: DeviceSessionTable;
+  device_removed_sn: DeviceRemovedSnTable;
   device_telemetry: DeviceTelemetryTable;
   device_telemetry_latest: DeviceTelemetryLatestTable;
   device_event: DeviceEventTable;

@@ -274,6 +274,7 @@ describe('device channels of the console websocket', () => {
     lastConnectAt: new Date(t.clock.now).toISOString(),
     lastDisconnectAt: null,
     disconnectReason: null,
+    expectedRestart: null,
   });
   const addDevice = async (tokenId: string, sn: string, series: string): Promise<DeviceRef> => {
     const device = await api.ok('POST', '/device/device/add', { tokenId, sn, name: sn, series });
@@ -808,6 +809,7 @@ describe.skipIf(!process.env.REDIS_URL)('console websocket across nodes (Redis)'
         lastConnectAt: null,
         lastDisconnectAt: null,
         disconnectReason: null,
+        expectedRestart: null,
       };
       await otherNode.publish('device.live', { companyId: PLATFORM_ID, devices: [device] });
       expect(await fleet.next('device-status')).toEqual({

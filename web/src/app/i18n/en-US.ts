@@ -162,6 +162,12 @@ const enUS: Messages = {
   deviceStatus: {
     online: 'Online',
     offline: 'Offline',
+    restart: {
+      reboot: 'Rebooting',
+      upgrade: 'Upgrading',
+      config: 'Restarting',
+    },
+    restartUntil: 'A restart the platform asked for: expected back by {{time}}; offline after that',
   },
   deviceLogState: {
     pending: 'Pending',
@@ -206,6 +212,18 @@ const enUS: Messages = {
     newKeyHintRegenerated:
       'The old key no longer works. Configure the new key on the devices that use this token.',
     connectAs: 'A device’s MQTT client id and username are its tag code:',
+    removedSns: 'Removed devices',
+    removedTitle: 'Devices removed from "{{name}}"',
+    removedHint:
+      'Devices deleted from this token are refused when they connect again (device-removed), even with auto-registration on. Allow an SN again to let it register; adding the device by hand also allows it.',
+    removedSn: 'SN',
+    removedAt: 'Removed',
+    removedBy: 'Removed by',
+    allowAgain: 'Allow again',
+    allowAgainTitle: 'Allow SN "{{sn}}" to register again?',
+    allowedDone: '{{sn}} may register again',
+    removedEmpty: 'No removed devices',
+    snSearch: 'Search SN',
   },
   deviceGroup: {
     title: 'Device groups',
@@ -570,6 +588,25 @@ const enUS: Messages = {
         group: 'Group',
         remark: 'Remark',
         location: 'Location',
+      },
+    },
+    connections: {
+      tab: 'Connections',
+      availability24h: 'Availability, last 24 hours',
+      availability7d: 'Availability, last 7 days',
+      windowSummary: 'Online {{online}} · {{connections}} connections',
+      history: 'Connection history',
+      connectedAt: 'Connected',
+      disconnectedAt: 'Disconnected',
+      open: 'Connected now',
+      duration: 'Duration',
+      reason: 'Ended by',
+      node: 'Server node',
+      units: {
+        days: '{{n}} d',
+        hours: '{{n}} h',
+        minutes: '{{n}} min',
+        seconds: '{{n}} s',
       },
     },
     detail: {

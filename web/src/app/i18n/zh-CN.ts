@@ -161,6 +161,12 @@ const zhCN = {
   deviceStatus: {
     online: '在线',
     offline: '离线',
+    restart: {
+      reboot: '重启中',
+      upgrade: '升级中',
+      config: '重启中',
+    },
+    restartUntil: '平台下发的重启：预计 {{time}} 前恢复，届时仍未连接则视为离线',
   },
   deviceLogState: {
     pending: '待发送',
@@ -201,6 +207,18 @@ const zhCN = {
       '设备用此密钥连接平台（MQTT 密码），请妥善保管。有“显示密钥”权限的用户之后仍可查看。',
     newKeyHintRegenerated: '旧密钥已失效，请把新密钥配置到使用此 Token 的设备上。',
     connectAs: '设备的 MQTT 客户端 ID 和用户名为其设备标签码：',
+    removedSns: '已移除设备',
+    removedTitle: '从“{{name}}”移除的设备',
+    removedHint:
+      '从此 Token 删除的设备再次连接时会被拒绝（device-removed），即使开启了自动注册。重新允许后该 SN 可再次注册；在控制台手动添加该设备也会重新允许。',
+    removedSn: 'SN',
+    removedAt: '移除时间',
+    removedBy: '移除人',
+    allowAgain: '重新允许',
+    allowAgainTitle: '允许 SN“{{sn}}”再次注册？',
+    allowedDone: '{{sn}} 已可再次注册',
+    removedEmpty: '没有已移除的设备',
+    snSearch: '搜索 SN',
   },
   deviceGroup: {
     title: '设备分组',
@@ -557,6 +575,25 @@ const zhCN = {
         group: '分组',
         remark: '备注',
         location: '位置',
+      },
+    },
+    connections: {
+      tab: '连接记录',
+      availability24h: '在线率（最近 24 小时）',
+      availability7d: '在线率（最近 7 天）',
+      windowSummary: '在线 {{online}} · 连接 {{connections}} 次',
+      history: '连接历史',
+      connectedAt: '连接时间',
+      disconnectedAt: '断开时间',
+      open: '当前在线',
+      duration: '时长',
+      reason: '断开原因',
+      node: '服务节点',
+      units: {
+        days: '{{n}} 天',
+        hours: '{{n}} 小时',
+        minutes: '{{n}} 分钟',
+        seconds: '{{n}} 秒',
       },
     },
     detail: {

@@ -12,6 +12,7 @@ import { useHasAction } from '../../shared/permission/use-has-action';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { sortOf } from '../../shared/table-sort';
 import { NewKeyModal } from './NewKeyModal';
+import { RemovedSnsModal } from './RemovedSnsModal';
 import { TokenFormModal } from './TokenFormModal';
 import { TokenKeyCell } from './TokenKeyCell';
 import type { TokenParams } from './use-tokens';
@@ -30,7 +31,8 @@ type Form = { open: false } | { open: true; editing: TDeviceToken | null };
 
 /**
  * Token keys (spec section 2): the secrets devices connect with. Create, edit, enable or disable,
- * regenerate and delete; the key is masked, revealed and copied on request.
+ * regenerate and delete; the key is masked, revealed and copied on request. Each token lists the
+ * devices deleted from it, which it refuses until they are allowed again.
  */
 export default function TokenListPage() {
   const { t } = useTranslation();
@@ -42,6 +44,7 @@ export default function TokenListPage() {
     key: string;
     regenerated: boolean;
   } | null>(null);
+  const [removedOf, setRemovedOf] = useState<TDeviceToken | null>(null);
   const tokens = useTokens(params);
   const edit = useEditToken();
   const regenerate = useRegenerateToken();
@@ -162,11 +165,19 @@ export default function TokenListPage() {
     {
       title: t('common.actions'),
       key: 'actions',
-      width: 240,
+      width: 320,
       fixed: narrow ? undefined : 'right',
       hideInSearch: true,
       render: (_, row) => (
         <Space size={0} wrap>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setRemovedOf(row)}
+            data-testid={`token-removed-${row.id}`}
+          >
+            {t('deviceToken.removedSns')}
+          </Button>
           {canEdit && (
             <Button
               type="link"
@@ -256,7 +267,7 @@ export default function TokenListPage() {
             </Button>
           </Authorized>,
         ]}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1580 }}
         pagination={{
           current: params.pageNo,
           pageSize: params.pageSize,
@@ -279,6 +290,7 @@ export default function TokenListPage() {
         onClose={() => setForm({ open: false })}
         onCreated={(created) => setNewKey({ ...created, regenerated: false })}
       />
+      <RemovedSnsModal token={removedOf} onClose={() => setRemovedOf(null)} />
       <NewKeyModal
         token={newKey}
         regenerated={newKey?.regenerated ?? false}

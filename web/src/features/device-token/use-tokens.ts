@@ -4,6 +4,9 @@ import type {
   TDeviceTokenEdit,
   TDeviceTokenQuery,
   TDeviceTokenWithKey,
+  TRemovedSn,
+  TRemovedSnAllow,
+  TRemovedSnQuery,
 } from '@blrms/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../api/client';
@@ -56,4 +59,26 @@ export function useRegenerateToken() {
 
 export function useDeleteToken() {
   return useTokenMutation((id: string) => http.delete<null>(`${BASE}/delete`, { id }));
+}
+
+export type RemovedSnParams = Omit<TRemovedSnQuery, '_t'>;
+export type RemovedSnPage = { records: TRemovedSn[]; total: number };
+const REMOVED_KEY = ['deviceTokenRemovedSns'] as const;
+
+/** The SNs deleted from a token, which auto-registration refuses; off while `params` is null. */
+export function useRemovedSns(params: RemovedSnParams | null) {
+  return useQuery({
+    queryKey: [...REMOVED_KEY, params],
+    queryFn: () => http.get<RemovedSnPage>(`${BASE}/removedSns`, params ?? undefined),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAllowSns() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TRemovedSnAllow) => http.post<{ count: number }>(`${BASE}/allowSns`, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: REMOVED_KEY }),
+  });
 }

@@ -15,6 +15,7 @@ import { useDeviceStatus } from '../../shared/device/use-device-status';
 import { formatDateTime } from '../../shared/format';
 import { usePageTitle } from '../../shared/page-title';
 import { Authorized } from '../../shared/permission/Authorized';
+import { DeviceConnectionsTab } from './DeviceConnectionsTab';
 import { DeviceFirmwareTab } from './DeviceFirmwareTab';
 import { DeviceFormModal } from './DeviceFormModal';
 import { DeviceMonitoring } from './DeviceMonitoring';
@@ -46,7 +47,7 @@ function disconnectReasonText(t: TFunction, device: TDevice): string {
 /**
  * One device (/device/detail/:id): its fields as a detail list, with its presence kept live
  * through the device's channel, and tabs for its monitoring data, configuration, commands,
- * firmware and logs. The configuration and command tabs load their code when first opened.
+ * firmware, connection history and logs. The configuration and command tabs load their code when first opened.
  */
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
@@ -100,7 +101,7 @@ export default function DeviceDetailPage() {
               <ArrowLeftOutlined />
             </Link>
             <span data-testid="device-detail-name">{d.name}</span>
-            <DeviceStatusBadge status={d.status} />
+            <DeviceStatusBadge status={d.status} expectedRestart={d.expectedRestart} />
           </Space>
         }
         extra={
@@ -123,7 +124,7 @@ export default function DeviceDetailPage() {
           <Descriptions.Item label={t('device.group')}>{orDash(d.groupName)}</Descriptions.Item>
           <Descriptions.Item label={t('device.status')}>
             <span data-testid="device-detail-status">
-              <DeviceStatusBadge status={d.status} />
+              <DeviceStatusBadge status={d.status} expectedRestart={d.expectedRestart} />
             </span>
           </Descriptions.Item>
           <Descriptions.Item label={t('device.enabled')}>
@@ -188,6 +189,13 @@ export default function DeviceDetailPage() {
               key: 'firmware',
               label: <span data-testid="device-tab-firmware">{t('device.detail.firmware')}</span>,
               children: <DeviceFirmwareTab device={d} />,
+            },
+            {
+              key: 'connections',
+              label: (
+                <span data-testid="device-tab-connections">{t('device.connections.tab')}</span>
+              ),
+              children: <DeviceConnectionsTab device={d} />,
             },
             {
               key: 'logs',

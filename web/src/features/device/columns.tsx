@@ -53,7 +53,9 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       width: 100,
       sorter: true,
       ...select(DEVICE_STATUS.map((s) => ({ value: s, label: t(`deviceStatus.${s}`) }))),
-      render: (_, row) => <DeviceStatusBadge status={row.status} />,
+      render: (_, row) => (
+        <DeviceStatusBadge status={row.status} expectedRestart={row.expectedRestart} />
+      ),
     },
     {
       title: t('device.tagCode'),

@@ -29,6 +29,7 @@ function device(n: number, change: Partial<TDevice> = {}): TDevice {
     lastConnectAt: '2026-01-01T00:00:00.000Z',
     lastDisconnectAt: '2026-01-01T01:00:00.000Z',
     disconnectReason: 'keepalive-timeout',
+    expectedRestart: null,
     createTime: '2026-01-01T00:00:00.000Z',
     updateTime: null,
     ...change,
@@ -48,6 +49,7 @@ const online = (row: TDevice, change: Partial<TDeviceLive> = {}): TDeviceLive =>
   lastConnectAt: '2026-01-02T00:00:00.000Z',
   lastDisconnectAt: row.lastDisconnectAt,
   disconnectReason: row.disconnectReason,
+  expectedRestart: row.expectedRestart,
   ...change,
 });
 

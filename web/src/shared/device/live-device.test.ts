@@ -27,6 +27,7 @@ const device: TDevice = {
   lastConnectAt: null,
   lastDisconnectAt: null,
   disconnectReason: null,
+  expectedRestart: null,
   createTime: '2026-01-01T00:00:00.000Z',
   updateTime: null,
 };
@@ -44,6 +45,7 @@ const liveOf = (row: TDevice, change: Partial<TDeviceLive> = {}): TDeviceLive =>
   lastConnectAt: row.lastConnectAt,
   lastDisconnectAt: row.lastDisconnectAt,
   disconnectReason: row.disconnectReason,
+  expectedRestart: row.expectedRestart,
   ...change,
 });
 
@@ -69,6 +71,18 @@ describe('withLive', () => {
       lastSeenAt: '2026-01-02T00:00:00.000Z',
       lastConnectAt: '2026-01-02T00:00:00.000Z',
     });
+  });
+
+  it('takes a restart the platform expects, and keeps the row when the same one comes again', () => {
+    const expectedRestart = { kind: 'reboot' as const, until: '2026-01-02T00:05:00.000Z' };
+    const rebooting = withLive(device, liveOf(device, { expectedRestart }));
+    expect(rebooting.expectedRestart).toEqual(expectedRestart);
+    expect(
+      withLive(rebooting, liveOf(rebooting, { expectedRestart: { ...expectedRestart } })),
+    ).toBe(rebooting);
+    expect(withLive(rebooting, liveOf(rebooting, { expectedRestart: null })).expectedRestart).toBe(
+      null,
+    );
   });
 
   it('returns the row itself when nothing changed, and keeps a series it does not know', () => {

@@ -1,8 +1,12 @@
-import type { TDevice, TDeviceLive, TDeviceSeries } from '@blrms/contracts';
+import type { TDevice, TDeviceLive, TDeviceSeries, TExpectedRestart } from '@blrms/contracts';
 import { DEVICE_SERIES } from '@blrms/contracts';
 
 const isSeries = (value: string): value is TDeviceSeries =>
   (DEVICE_SERIES as readonly string[]).includes(value);
+
+function sameRestart(a: TExpectedRestart | null, b: TExpectedRestart | null): boolean {
+  return a === b || (a !== null && b !== null && a.kind === b.kind && a.until === b.until);
+}
 
 /**
  * A device row with the presence columns of a live message. The rest of the row (name, group,
@@ -22,6 +26,10 @@ export function withLive<T extends TDevice>(device: T, live: TDeviceLive): T {
     lastConnectAt: live.lastConnectAt,
     lastDisconnectAt: live.lastDisconnectAt,
     disconnectReason: live.disconnectReason,
+    // An object: kept when the same, so that an unchanged device stays the same row.
+    expectedRestart: sameRestart(device.expectedRestart, live.expectedRestart)
+      ? device.expectedRestart
+      : live.expectedRestart,
   };
   const changed = (Object.keys(next) as (keyof T)[]).some((key) => next[key] !== device[key]);
   return changed ? next : device;

@@ -1,0 +1,88 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { MemoryBus } from '../../platform/bus/memory-bus.js';
+import type { DeviceSessionTable } from '../../platform/db/schema.js';
+import type {
+  GatewayRepository,
+  LiveRow,
+  PresenceChange,
+  SessionWrites,
+} from './gateway.repository.js';
+import { PresenceWriter } from './presence.js';
+
+/** Records what each batch would write; fails the batches it is told to. */
+class FakeRepository {
+  readonly batches: { changes: PresenceChange[]; sessions: SessionWrites }[] = [];
+  failures = 0;
+
+  applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return new Promise((_, reject) => setTimeout(() => reject(new Error('database away')), 30));
+    }
+    this.batches.push({ changes, sessions: structuredClone(sessions) });
+    return Promise.resolve([]);
+  }
+}
+
+const session = (id: string): DeviceSessionTable => ({
+  id,
+  company_id: 'c',
+  device_id: 'd',
+  connected_at: 1000,
+  disconnected_at: null,
+  reason: null,
+  ip: null,
+  node_id: 'n',
+});
+
+function writer(repository: FakeRepository, seenIntervalMs = 60_000) {
+  return new PresenceWriter(
+    repository as unknown as GatewayRepository,
+    new MemoryBus(),
+    () => 0,
+    pino({ level: 'silent' }),
+    { intervalMs: 5, maxBatch: 1, seenIntervalMs },
+  );
+}
+
+describe('PresenceWriter', () => {
+  it('writes a session closed while its first write failed as one closed row', async () => {
+    const repository = new FakeRepository();
+    const presence = writer(repository);
+    repository.failures = 1;
+    presence.sessionOpened(session('s1'));
+    presence.sessionOpened(session('s2'));
+    // The first batch (s1) is being written, and fails: s1 closes meanwhile, then goes back into
+    // the queue behind s2.
+    await new Promise((r) => setTimeout(r, 15));
+    presence.sessionClosed({ id: 's1', disconnectedAt: 2000, reason: 'client-disconnect' });
+    await new Promise((r) => setTimeout(r, 30));
+    await presence.flush();
+    const written = repository.batches.flatMap((b) => b.sessions.opened);
+    expect(written.map((s) => [s.id, s.disconnected_at, s.reason])).toEqual([
+      ['s2', null, null],
+      ['s1', 2000, 'client-disconnect'],
+    ]);
+    expect(repository.batches.flatMap((b) => b.sessions.closed)).toEqual([]);
+  });
+
+  it('gathers last-seen times and never writes an older one over a newer change', async () => {
+    const repository = new FakeRepository();
+    const presence = writer(repository, 30);
+    presence.seen('d1', 'c', 100);
+    presence.seen('d1', 'c', 200);
+    presence.seen('d2', 'c', 150);
+    // A disconnect sets the time itself: the buffered one of d2 is dropped.
+    presence.write({ deviceId: 'd2', companyId: 'c', values: { last_seen_at: 300 } });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(repository.batches.map((b) => b.changes)).toEqual([
+      [{ deviceId: 'd2', companyId: 'c', values: { last_seen_at: 300 } }],
+    ]);
+    await new Promise((r) => setTimeout(r, 60));
+    await presence.flush();
+    expect(repository.batches.slice(1).map((b) => b.changes)).toEqual([
+      [{ deviceId: 'd1', companyId: 'c', values: { last_seen_at: 200 } }],
+    ]);
+  });
+});
