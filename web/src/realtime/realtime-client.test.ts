@@ -198,6 +198,7 @@ describe('RealtimeClient (spec sections 4 and 9)', () => {
           lastConnectAt: '2026-01-01T00:00:00.000Z',
           lastDisconnectAt: null,
           disconnectReason: null,
+          expectedRestart: null,
         },
       ],
     });
