@@ -59,11 +59,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Connects as the device: client id and username are its tag code `{token code}:{SN}`. */
 function connect(): Promise<MqttClient> {
+  const address = `${token.code}:${SN}`;
   return mqtt
     .connectAsync(server.mqttUrl ?? '', {
-      clientId: SN,
-      username: SN,
+      clientId: address,
+      username: address,
       password: token.tokenKey,
       reconnectPeriod: 0,
     })
