@@ -31,6 +31,7 @@ import {
   type WaveTally,
 } from './campaign-plan.js';
 import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaign.repository.js';
+import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /*
  * The rollout engine. Every node runs it: a tick (about once a second) starts scheduled campaigns
@@ -110,8 +111,8 @@ export class CampaignEngine {
    * before they cost a database read (a device reports every 5 %, hundreds download at once).
    */
   private readonly progressWrittenAt = new Map<string, number>();
-  /** The tail of each device's messages being handled (see `inOrder`). */
-  private readonly deviceQueues = new Map<string, Promise<void>>();
+  /** Each device's messages, handled in the order they arrived (see `inOrder`). */
+  private readonly deviceQueue = new KeyedQueue();
 
   constructor(
     private readonly deps: {
@@ -505,13 +506,7 @@ export class CampaignEngine {
    * waiting, and a reconnect handled before the `updating` report that preceded it would miss it.
    */
   private inOrder(deviceId: string, work: () => Promise<void>): Promise<void> {
-    const run = (this.deviceQueues.get(deviceId) ?? Promise.resolve()).then(work);
-    const tail = run.catch(() => undefined);
-    this.deviceQueues.set(deviceId, tail);
-    void tail.then(() => {
-      if (this.deviceQueues.get(deviceId) === tail) this.deviceQueues.delete(deviceId);
-    });
-    return run;
+    return this.deviceQueue.run(deviceId, work);
   }
 
   /** `up/ota/{jobId}`: moves the job's device forward (never back); stale jobs are ignored. */

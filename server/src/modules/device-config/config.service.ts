@@ -34,6 +34,7 @@ import { iso, isoOrNull, pageResult, type Page } from '../device/paging.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceRef } from '../device-gateway/uplink-sink.js';
 import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';
+import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /**
  * What became of a desired version: the device applied it (`ok`), or refused it or did not answer
@@ -167,8 +168,8 @@ export class DeviceConfigService {
   private schemaCache: Record<string, Record<string, unknown>> | undefined;
   private readonly timer: NodeJS.Timeout;
   private sweeping: Promise<unknown> | null = null;
-  /** The tail of each device's reports and online statuses being handled (see `inOrder`). */
-  private readonly deviceQueues = new Map<string, Promise<void>>();
+  /** Each device's messages, handled in the order they arrived (see `inOrder`). */
+  private readonly deviceQueue = new KeyedQueue();
 
   constructor(
     private readonly repository: DeviceConfigRepository,
@@ -381,13 +382,7 @@ export class DeviceConfigService {
    * followed it would look like a step back.
    */
   private inOrder(deviceId: string, work: () => Promise<void>): Promise<void> {
-    const run = (this.deviceQueues.get(deviceId) ?? Promise.resolve()).then(work);
-    const tail = run.catch(() => undefined);
-    this.deviceQueues.set(deviceId, tail);
-    void tail.then(() => {
-      if (this.deviceQueues.get(deviceId) === tail) this.deviceQueues.delete(deviceId);
-    });
-    return run;
+    return this.deviceQueue.run(deviceId, work);
   }
 
   /** Sends the desired version the device has not answered yet, if there is one. */
