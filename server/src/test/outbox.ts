@@ -8,6 +8,7 @@ export function outboxFor(dataDir: string, to: string): OutboxMessage[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as OutboxMessage)
     .filter((m) => m.to === to);

@@ -37,6 +37,7 @@ export function outboxCount(server: RunningServer, to: string): number {
 function outboxMessages(dir: string): OutboxMessage[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OutboxMessage);
 }

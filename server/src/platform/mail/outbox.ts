@@ -22,7 +22,10 @@ export class Outbox {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const name = `${message.createTime}-${message.channel}-${randomBytes(4).toString('hex')}.json`;
     const file = path.join(this.dir, name);
-    await fs.writeFile(file, `${JSON.stringify(message, null, 2)}\n`, { mode: 0o600 });
+    // Written aside and renamed: whoever lists the folder never reads half a message.
+    const partial = path.join(this.dir, `.${name}.partial`);
+    await fs.writeFile(partial, `${JSON.stringify(message, null, 2)}\n`, { mode: 0o600 });
+    await fs.rename(partial, file);
     return file;
   }
 }
