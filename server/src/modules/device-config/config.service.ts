@@ -413,6 +413,18 @@ export class DeviceConfigService {
     else if (ok && row && payload.version === desired)
       configJson = JSON.stringify(knownConfig(row));
     else configJson = row?.reported_json ?? null;
+    // Every connect repeats the report (the protocol asks for it at boot): one that says what is
+    // known already, with nothing waiting on it, costs this read and nothing more.
+    const settled = desired === 0 || (row?.state === 'applied' && payload.version >= desired);
+    if (
+      row &&
+      ok &&
+      settled &&
+      payload.version === row.reported_version &&
+      configJson === row.reported_json
+    ) {
+      return;
+    }
     await this.repository.saveReported(device.companyId, device.id, {
       version: echoesRefused ? null : payload.version,
       configJson,
