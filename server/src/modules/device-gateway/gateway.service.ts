@@ -746,6 +746,17 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       // Looked up only for a refusal that is written, so that retries cost no query.
       const target = context.companyId ? context : await this.tagContext(context.address);
       if (!target.companyId) return;
+      if (target.deviceId) {
+        this.record(
+          { id: target.deviceId, companyId: target.companyId, sn, address: context.address },
+          {
+            level: 'warn',
+            code: 'connection-refused',
+            message: `Connection from ${context.ip ?? 'an unknown address'} refused: ${reason}`,
+            source: 'platform',
+          },
+        );
+      }
       await this.deps.deviceLogs.writeMany([
         {
           companyId: target.companyId,
@@ -765,17 +776,6 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
           state: 'failed',
         },
       ]);
-      if (target.deviceId) {
-        this.record(
-          { id: target.deviceId, companyId: target.companyId, sn, address: context.address },
-          {
-            level: 'warn',
-            code: 'connection-refused',
-            message: `Connection from ${context.ip ?? 'an unknown address'} refused: ${reason}`,
-            source: 'platform',
-          },
-        );
-      }
     } catch (error) {
       this.log.error({ err: error, reason }, 'refused connection not logged');
     }
