@@ -56,7 +56,13 @@ describe('simulated devices against a real broker', () => {
   it('log in with SN and token, leave a retained offline will and announce a retained status', async () => {
     const fleet = startFleet();
     await until(() => fleet.counters.online === 3, 'three devices online');
-    await until(() => broker.published.length >= 3, 'three status messages');
+    await until(
+      () =>
+        ['T000001', 'T000002', 'T000003'].every(
+          (sn) => onTopic(upTopic(at(sn), 'status')).length > 0,
+        ),
+      'three status messages',
+    );
 
     const expected: [string, TDeviceSeries][] = [
       ['T000001', 'R40'],
