@@ -37,6 +37,16 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'faults',
+          include: ['server/faults/**/*.fault.test.ts'],
+          testTimeout: 180000,
+          hookTimeout: 120000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
