@@ -422,7 +422,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(
     async (api) => {
       await api.register(healthRoutes(new HealthService(db)));
-      await api.register(authRoutes(auth, captcha, limits));
+      await api.register(authRoutes(auth, limits));
       await api.register(permissionRoutes(new UserPermissionService(permissions)));
       await api.register(userRoutes(users));
       await api.register(dictRoutes(new DictService(new DictRepository(db))));

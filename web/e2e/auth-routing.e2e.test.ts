@@ -70,8 +70,8 @@ describe('without a session', () => {
       await submitLogin(page, 'admin', 'not-the-password');
       await seen(page.getByTestId('login-error'));
       expect(pathOf(page)).toBe('/user/login');
-      // The captcha is single use: the field is emptied for the next try.
-      expect(await loginForm(page).captcha.inputValue()).toBe('');
+      // The server runs with CAPTCHA=off: the form asks for none.
+      expect(await loginForm(page).captchaRow.count()).toBe(0);
       expect(await storedToken(page)).toBeNull();
     } finally {
       await context.close();
@@ -85,8 +85,39 @@ describe('without a session', () => {
       await loginForm(page).submit.click();
       await seen(page.getByText('请输入用户名'));
       await seen(page.getByText('请输入密码'));
-      await seen(page.getByText('请输入验证码'));
       expect(pathOf(page)).toBe('/user/login');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('with the captcha on (the default outside tests)', () => {
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    guarded = await startServer({ CAPTCHA: 'on' });
+  });
+  afterAll(() => guarded?.stop());
+
+  it('asks for the captcha too, and spends it on a failed try', async () => {
+    const { context, page } = await newConsolePage(browser, guarded.url);
+    try {
+      await page.goto('/user/login');
+      const image = page.getByTestId('login-captcha-image').locator('img');
+      await seen(image);
+      const first = await image.getAttribute('src');
+      await loginForm(page).submit.click();
+      await seen(page.getByText('请输入验证码'));
+
+      const form = loginForm(page);
+      await form.username.fill('admin');
+      await form.password.fill('not-the-password');
+      await page.getByTestId('login-captcha').fill('xxxx');
+      await form.submit.click();
+      await seen(page.getByTestId('login-error'));
+      // A captcha is single use: the field is emptied and a new image shown for the next try.
+      expect(await page.getByTestId('login-captcha').inputValue()).toBe('');
+      await expect.poll(() => image.getAttribute('src')).not.toBe(first);
     } finally {
       await context.close();
     }

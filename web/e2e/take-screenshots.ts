@@ -58,7 +58,7 @@ async function shoot(browser: Browser, server: RunningServer, lang: Lang): Promi
       if (!localStorage.getItem('language')) localStorage.setItem('language', language);
     }, LOCALE[lang]);
     await page.goto('/user/login');
-    await seen(page.getByTestId('login-captcha-image').locator('img'));
+    await seen(page.getByTestId('login-submit'));
     await settle(page);
     saved.push(await save(page, `login-${lang}`));
 

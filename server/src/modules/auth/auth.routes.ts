@@ -5,7 +5,6 @@ import { sessionToken } from '../../platform/auth/guard.js';
 import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
 import type { AuthService } from './auth.service.js';
-import type { CaptchaService } from './captcha.service.js';
 
 export interface AuthRateLimits {
   /** Requests per minute and IP. */
@@ -15,7 +14,6 @@ export interface AuthRateLimits {
 
 export function authRoutes(
   auth: AuthService,
-  captcha: CaptchaService,
   limits: AuthRateLimits,
 ): FastifyPluginAsyncZod {
   return async (app) => {
@@ -25,13 +23,14 @@ export function authRoutes(
         config: { public: true, rateLimit: { max: limits.captcha, timeWindow: '1 minute' } },
         schema: {
           tags: ['auth'],
-          summary: 'A new captcha image for the key (valid 60 s, single use)',
+          summary:
+            'A new captcha image for the key (valid 60 s, single use); an empty string when the platform runs without captchas (CAPTCHA=off)',
           params: z.object({ key: ZCaptchaKey }),
           querystring: ZNoQuery,
-          response: responses(z.string().describe('data:image/svg+xml;base64,...')),
+          response: responses(z.string().describe("data:image/svg+xml;base64,... or '' (no captcha)")),
         },
       },
-      async (req) => ok(await captcha.issue(req.params.key)),
+      async (req) => ok(await auth.captchaImage(req.params.key)),
     );
 
     app.post(

@@ -30,6 +30,14 @@ export class AuthService {
   ) {}
 
   /**
+   * A new captcha image for the key, or an empty string when the platform runs without captchas
+   * (`CAPTCHA=off`): the console then leaves the field out of the login form.
+   */
+  async captchaImage(checkKey: string): Promise<string> {
+    return this.captchaRequired ? this.captcha.issue(checkKey) : '';
+  }
+
+  /**
    * Order matters: the captcha is spent before anything else, the lockout applies to known and
    * unknown usernames alike, and a frozen account is only revealed to someone who knows its password.
    */

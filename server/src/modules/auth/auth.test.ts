@@ -268,6 +268,12 @@ describe('login with CAPTCHA=off', () => {
     });
     expect(res.statusCode).toBe(200);
   });
+
+  it('tells the console there is no captcha to show', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/sys/randomImage/abcdefgh12' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result).toBe('');
+  });
 });
 
 describe('login rate limit per IP', () => {

@@ -29,6 +29,8 @@ export default function LoginPage({ onUserIntent }: Props) {
   const intentSignalled = useRef(false);
   const [form] = Form.useForm<LoginForm>();
   const captcha = useCaptcha();
+  // The server sends no image when it runs without captchas (CAPTCHA=off): no field to fill.
+  const captchaOff = captcha.image === '';
   const [error, setError] = useState<string | null>(null);
   const remembered = getRememberedUsername();
   const [tab, setTab] = useState<'account' | 'phone'>('account');
@@ -54,8 +56,7 @@ export default function LoginPage({ onUserIntent }: Props) {
       sysApi.login({
         username: values.username.trim(),
         password: values.password,
-        captcha: values.captcha,
-        checkKey: captcha.key,
+        ...(captchaOff ? {} : { captcha: values.captcha, checkKey: captcha.key }),
       }),
     onSuccess: (result: TLoginResult, values) => {
       rememberUsername(values.remember ? values.username.trim() : null);
@@ -63,6 +64,7 @@ export default function LoginPage({ onUserIntent }: Props) {
     },
     onError: (e) => {
       setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
+      if (captchaOff) return;
       // A captcha is single use, even when the password was wrong.
       form.setFieldValue('captcha', '');
       captcha.refresh();
@@ -147,35 +149,37 @@ export default function LoginPage({ onUserIntent }: Props) {
               data-testid="login-password"
             />
           </Form.Item>
-          <div className="login-page__captcha">
-            <Form.Item
-              name="captcha"
-              rules={[{ required: true, message: t('login.captchaRequired') }]}
-            >
-              <Input
-                prefix={<SafetyOutlined />}
-                placeholder={t('login.captcha')}
-                autoComplete="off"
-                maxLength={16}
-                data-testid="login-captcha"
-              />
-            </Form.Item>
-            <button
-              type="button"
-              className="login-page__captcha-image"
-              onClick={captcha.refresh}
-              title={t('login.captchaRefresh')}
-              data-testid="login-captcha-image"
-            >
-              {captcha.image ? (
-                <img src={captcha.image} alt={t('login.captchaAlt')} />
-              ) : captcha.failed ? (
-                <span className="login-page__captcha-failed">{t('login.captchaFailed')}</span>
-              ) : (
-                <Spin size="small" />
-              )}
-            </button>
-          </div>
+          {!captchaOff && (
+            <div className="login-page__captcha" data-testid="login-captcha-row">
+              <Form.Item
+                name="captcha"
+                rules={[{ required: true, message: t('login.captchaRequired') }]}
+              >
+                <Input
+                  prefix={<SafetyOutlined />}
+                  placeholder={t('login.captcha')}
+                  autoComplete="off"
+                  maxLength={16}
+                  data-testid="login-captcha"
+                />
+              </Form.Item>
+              <button
+                type="button"
+                className="login-page__captcha-image"
+                onClick={captcha.refresh}
+                title={t('login.captchaRefresh')}
+                data-testid="login-captcha-image"
+              >
+                {captcha.image ? (
+                  <img src={captcha.image} alt={t('login.captchaAlt')} />
+                ) : captcha.failed ? (
+                  <span className="login-page__captcha-failed">{t('login.captchaFailed')}</span>
+                ) : (
+                  <Spin size="small" />
+                )}
+              </button>
+            </div>
+          )}
           <Form.Item name="remember" valuePropName="checked">
             <Checkbox data-testid="login-remember">{t('login.remember')}</Checkbox>
           </Form.Item>
