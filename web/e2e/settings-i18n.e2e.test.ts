@@ -75,7 +75,6 @@ describe('language', () => {
     await seen(page.getByRole('tab', { name: 'Account login' }));
     await seen(page.getByPlaceholder('Username', { exact: true }));
     await seen(page.getByPlaceholder('Password', { exact: true }));
-    await seen(page.getByPlaceholder('Verification code', { exact: true }));
     await seen(page.getByRole('button', { name: 'Log in' }));
     await seen(page.getByText('Remember username'));
     expect(await page.getByText('物联网设备远程管理平台').count()).toBe(0);

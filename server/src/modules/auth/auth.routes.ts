@@ -12,10 +12,7 @@ export interface AuthRateLimits {
   captcha: number;
 }
 
-export function authRoutes(
-  auth: AuthService,
-  limits: AuthRateLimits,
-): FastifyPluginAsyncZod {
+export function authRoutes(auth: AuthService, limits: AuthRateLimits): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/sys/randomImage/:key',
@@ -27,7 +24,9 @@ export function authRoutes(
             'A new captcha image for the key (valid 60 s, single use); an empty string when the platform runs without captchas (CAPTCHA=off)',
           params: z.object({ key: ZCaptchaKey }),
           querystring: ZNoQuery,
-          response: responses(z.string().describe("data:image/svg+xml;base64,... or '' (no captcha)")),
+          response: responses(
+            z.string().describe("data:image/svg+xml;base64,... or '' (no captcha)"),
+          ),
         },
       },
       async (req) => ok(await auth.captchaImage(req.params.key)),
