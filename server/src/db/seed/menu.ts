@@ -665,5 +665,24 @@ export function isPlatformOnly(perms: string | null | undefined): boolean {
   return PLATFORM_ONLY_PERMS.some((prefix) => perms?.startsWith(prefix));
 }
 
-/** Menu keys the `operator` role is granted; `admin` gets every row. */
-export const OPERATOR_MENU = ['dashboard-analysis', 'isps-user-announcement'];
+/**
+ * Menu keys the `operator` role (运维人员) is granted when it is created; `admin` gets every row.
+ * An operator looks after the fleet: devices, their groups, logs, firmware and campaigns, and may
+ * configure devices and send them the predefined commands; token keys, deleting devices, free-form
+ * commands and starting campaigns stay with administrators.
+ */
+export const OPERATOR_MENU = [
+  'dashboard-analysis',
+  'isps-user-announcement',
+  'device',
+  'device-group',
+  'device-list',
+  'device:export',
+  'device:config',
+  'device:command',
+  'device-detail',
+  'device-log',
+  'device-firmware',
+  'device-campaign',
+  'device-campaign-detail',
+];

@@ -115,8 +115,9 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     { id: ADMIN_ROLE_ID, code: 'admin', name: '管理员', nameEn: 'Administrator' },
     { id: OPERATOR_ROLE_ID, code: 'operator', name: '运维人员', nameEn: 'Operator' },
   ];
+  let operatorCreated = false;
   for (const r of roles) {
-    await db
+    const inserted = await db
       .insertInto('sys_role')
       .values({
         id: r.id,
@@ -128,10 +129,13 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
         create_time: now,
       })
       .onConflict((oc) => oc.doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (r.id === OPERATOR_ROLE_ID) operatorCreated = Number(inserted.numInsertedOrUpdatedRows) > 0;
   }
 
-  // Every start: the admin role keeps up with menu rows added by later seeds and migrations.
+  // Every start: the admin role keeps up with menu rows added by later seeds and migrations. The
+  // operator role gets its pages once, when it is created: a page an administrator took from it
+  // stays taken.
   const allPermissions = await db
     .selectFrom('sys_permission')
     .select('id')
@@ -139,7 +143,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     .execute();
   const grants = [
     ...allPermissions.map((p) => ({ role_id: ADMIN_ROLE_ID, permission_id: p.id })),
-    ...OPERATOR_MENU.map((key) => ({
+    ...(operatorCreated ? OPERATOR_MENU : []).map((key) => ({
       role_id: OPERATOR_ROLE_ID,
       permission_id: permissionId(key),
     })),

@@ -4,6 +4,8 @@ import type { Scope } from '../../platform/auth/scope.js';
 import type { Lang } from '../../platform/http/i18n.js';
 
 const MENU_TYPES = new Set([0, 1]);
+/** The component of a menu entry that only groups pages (the spec's RouteView). */
+const GROUP_COMPONENT = 'layouts/RouteView';
 const BUTTON = 2;
 
 function titleOf(row: PermissionRow, lang: Lang): string {
@@ -70,9 +72,18 @@ export class UserPermissionService {
       childrenOf.set(row.parent_id, siblings);
     }
 
+    const toItems = (rows: PermissionRow[]): TMenuItem[] =>
+      rows
+        .filter((row) => MENU_TYPES.has(row.menu_type))
+        .map(toItem)
+        // A group granted without any page it groups would be a menu entry that leads nowhere.
+        .filter(
+          (item) =>
+            item.component !== GROUP_COMPONENT || (item.children ?? []).some((c) => !c.hidden),
+        );
     const toItem = (row: PermissionRow): TMenuItem => {
       const below = childrenOf.get(row.id) ?? [];
-      const children = below.filter((c) => MENU_TYPES.has(c.menu_type)).map(toItem);
+      const children = toItems(below);
       const external = row.internal_or_external === 1 || /^https?:\/\//.test(row.url ?? '');
       return {
         id: row.id,
@@ -99,7 +110,7 @@ export class UserPermissionService {
 
     // Only granted rows are in the tree, so a menu whose parent is not granted is unreachable.
     const result: Omit<TUserPermission, 'allAuth'> = {
-      menu: (childrenOf.get(null) ?? []).filter((p) => MENU_TYPES.has(p.menu_type)).map(toItem),
+      menu: toItems(childrenOf.get(null) ?? []),
       auth: granted.flatMap((p) => authEntries(p, lang, false)),
     };
     return `{"menu":${JSON.stringify(result.menu)},"auth":${JSON.stringify(result.auth)},"allAuth":${this.allAuthOf(catalogue, lang)}}`;

@@ -1,6 +1,6 @@
 import type { TMenuItem } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_ROLE_ID, permissionId } from '../../db/seed/seed.js';
+import { OPERATOR_ROLE_ID, PLATFORM_COMPANY_ID, permissionId } from '../../db/seed/seed.js';
 import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
 
 const URL = '/api/sys/permission/getUserPermissionByToken';
@@ -131,16 +131,60 @@ describe('getUserPermissionByToken', () => {
     );
   });
 
-  it('gives the operator Home and the own announcements only, and no log permission', async () => {
+  it('gives the operator the device pages to work in, and nothing of accounts or the system', async () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
     const { menu, auth, allAuth } = res.json().result;
-    expect(titles(menu)).toEqual(['首页', '我的通告']);
-    expect((menu as TMenuItem[])[1]).toMatchObject({
+    expect(titles(menu)).toEqual([
+      '首页',
+      '设备管理',
+      '设备分组',
+      '设备列表',
+      '设备详情',
+      '设备日志',
+      '固件库',
+      '升级任务',
+      '升级任务详情',
+      '我的通告',
+    ]);
+    expect((menu as TMenuItem[]).at(-1)).toMatchObject({
       path: '/isps/userAnnouncement',
       hidden: true,
     });
-    expect(auth).toEqual([]);
+    const actions = auth.map((a: { action: string }) => a.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['device:list', 'device:config', 'device:command', 'device:export']),
+    );
+    for (const held of ['token:list', 'token:reveal', 'device:delete', 'device:command:custom'])
+      expect(actions).not.toContain(held);
+    expect(actions).not.toContain('campaign:add');
+    expect(actions).not.toContain('system:log:list');
     expect(allAuth.map((a: { action: string }) => a.action)).toContain('system:log:list');
+  });
+
+  it('leaves out a menu group granted without any of its pages', async () => {
+    const roleId = 'b'.repeat(32);
+    await t.db
+      .insertInto('sys_role')
+      .values({
+        id: roleId,
+        company_id: PLATFORM_COMPANY_ID,
+        role_code: 'grouponly',
+        role_name: '只有分组',
+        role_name_en: 'Group only',
+        description: null,
+        create_time: 0,
+      })
+      .execute();
+    for (const key of ['dashboard-analysis', 'account', 'device', 'device-detail'])
+      await t.db
+        .insertInto('sys_role_permission')
+        .values({ role_id: roleId, permission_id: permissionId(key), data_rule_ids: null })
+        .execute();
+    await t.createUser({ username: 'grouponly', password: 'Group-Only-Pass-1', roleIds: [roleId] });
+    const token = await t.login('grouponly', 'Group-Only-Pass-1');
+    const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(token) });
+    // 设备管理 holds only a hidden page, 账户权限 nothing: neither is a menu entry.
+    expect(titles(res.json().result.menu)).toEqual(['首页']);
   });
 
   it('answers 403 to the operator on a permission-guarded route', async () => {
@@ -190,6 +234,8 @@ describe('getUserPermissionByToken', () => {
     });
     expect(after.statusCode).toBe(200);
     const menu = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
-    expect(titles(menu.json().result.menu)).toEqual(['首页', '系统管理', '后台日志', '我的通告']);
+    expect(titles(menu.json().result.menu)).toEqual(
+      expect.arrayContaining(['首页', '系统管理', '后台日志', '我的通告']),
+    );
   });
 });

@@ -304,6 +304,10 @@ describe('role administration', () => {
       });
       const ruleId = rule.json().result.id;
 
+      await call(admin, 'POST', '/sys/permission/saveRolePermission', {
+        roleId: OPERATOR_ROLE_ID,
+        permissionIds: [permissionId('dashboard-analysis')],
+      });
       const notGranted = await call(admin, 'POST', '/sys/role/datarule', {
         roleId: OPERATOR_ROLE_ID,
         permissionId: deviceList,

@@ -149,6 +149,7 @@ describe('login account administration', () => {
       const menu = await call(token, 'GET', '/sys/permission/getUserPermissionByToken');
       expect(menu.json().result.menu.map((m: { path: string }) => m.path)).toEqual([
         '/dashboard/analysis',
+        '/device',
         '/isps/userAnnouncement',
       ]);
     });

@@ -14,7 +14,7 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { OPERATOR_ROLE_ID, departId, permissionId } from '../../db/seed/seed.js';
+import { departId, permissionId } from '../../db/seed/seed.js';
 import type { DeviceRef } from '../../modules/device-gateway/uplink-sink.js';
 import {
   ADMIN_PASSWORD,
@@ -341,7 +341,7 @@ describe('device channels of the console websocket', () => {
   });
 
   it('refuses device channels to a user without device:list', async () => {
-    const p = await open(await signIn('nodevices', 'No-Devices-Pass-1', [OPERATOR_ROLE_ID]));
+    const p = await open(await signIn('nodevices', 'No-Devices-Pass-1', []));
     expect(await p.subscribe('devices')).toEqual({
       type: 'subscribe-refused',
       channel: 'devices',
