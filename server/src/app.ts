@@ -508,15 +508,28 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   campaignEngine.start();
   deviceConnections.start();
+  // Shutdown, before the HTTP server stops (Fastify then answers new requests with 503 and waits
+  // for those in flight): responses from now on close their connection, so that a keep-alive
+  // connection does not outlive its last request by the keep-alive timeout; consoles are told to
+  // reconnect; devices are disconnected (server-shutdown, so they reconnect to another node) and
+  // the MQTT port is released. The console's sockets would otherwise keep the HTTP server open.
+  let draining = false;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
+    await sockets.close();
+    await gateway.close();
+  });
   app.addHook('onClose', async () => {
     await campaignEngine.close();
     await flushOperationLog();
-    await gateway.close();
     await deviceCommands.close();
     await deviceConfigs.close();
     await deviceData.close();
     await deviceConnections.close();
-    await sockets.close();
     await bus.close();
     if (!options.database) await db.destroy();
   });
