@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { WS_TOKEN_PROTOCOL } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createTestApp, type TestContext } from './test/app.js';
 
 describe('console and docs', () => {
@@ -55,5 +59,63 @@ describe('console and docs', () => {
     expect(
       spec.paths['/api/sys/log/list'].get.parameters.map((p: { name: string }) => p.name),
     ).toContain('column');
+  });
+});
+
+describe('shutdown', () => {
+  it('answers the request in flight with Connection: close, closes idle and console sockets', async () => {
+    const t = await createTestApp();
+    try {
+      const userId = await t.createUser({ username: 'closer', password: 'Closer-Pass-1' });
+      const token = await t.login('closer', 'Closer-Pass-1');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+
+      const consoleSocket = new WebSocket(`ws://${base}/api/websocket/${userId}`, [
+        WS_TOKEN_PROTOCOL,
+        token,
+      ]);
+      const consoleClosed = new Promise<number>((resolve) => consoleSocket.once('close', resolve));
+      await new Promise((resolve, reject) =>
+        consoleSocket.once('open', resolve).once('error', reject),
+      );
+
+      const agent = new http.Agent({ keepAlive: true });
+      const idle = await new Promise<{ closed: Promise<void> }>((resolve, reject) => {
+        http
+          .get(`http://${base}/api/health`, { agent }, (res) => {
+            const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
+            res.resume().on('end', () => resolve({ closed }));
+          })
+          .on('error', reject);
+      });
+
+      // A request whose body is still arriving when the close begins.
+      const body = '{"username":"closer","password":"Closer-Pass-1"}';
+      const inFlight = http.request(`http://${base}/api/sys/login`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      });
+      const answered = new Promise<http.IncomingMessage>((resolve, reject) =>
+        inFlight.once('response', resolve).once('error', reject),
+      );
+      inFlight.write(body.slice(0, 5));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const started = Date.now();
+      const closed = t.app.close();
+      await idle.closed;
+      expect(await consoleClosed).toBe(1012);
+      inFlight.end(body.slice(5));
+      const answer = await answered;
+      answer.resume();
+      expect(answer.headers.connection).toBe('close');
+      await closed;
+      expect(Date.now() - started).toBeLessThan(3000);
+      agent.destroy();
+    } finally {
+      await t.close();
+    }
   });
 });

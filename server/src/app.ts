@@ -114,6 +114,7 @@ import { RedisBus } from './platform/bus/redis-bus.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createDatabase, databaseTarget, type DatabaseHandle } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
+import { OutageLog } from './platform/db/unavailable.js';
 import { AppError } from './platform/http/app-error.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { languageOf } from './platform/http/i18n.js';
@@ -187,11 +188,18 @@ const REDACT = [
 ];
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const outage = new OutageLog();
+  const logger = options.logger ?? {
+    level: config.logLevel,
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
-    },
+    // During a database outage every request and background task fails the same way: one line per
+    // cause and interval says so, instead of a stack per failure.
+    logger:
+      typeof logger === 'object'
+        ? { ...logger, hooks: { ...logger.hooks, logMethod: outage.hook() } }
+        : logger,
     // Client IPs (rate limits, logs) come from the socket: trusting X-Forwarded-For without a
     // known proxy in front would let anyone choose their IP and escape the login rate limit.
     trustProxy: false,
@@ -214,9 +222,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const clock = options.clock ?? systemClock;
   const database =
     options.database ??
-    createDatabase(databaseTarget(config), (error) =>
-      app.log.warn({ err: error }, 'idle database connection lost'),
-    );
+    createDatabase(databaseTarget(config), {
+      idleError: (error) => app.log.warn({ err: error }, 'idle database connection lost'),
+      connected: () => outage.available(),
+    });
+  outage.reportTo(app.log);
   const { db } = database;
   const bus: Bus =
     options.bus ??
@@ -498,15 +508,28 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   campaignEngine.start();
   deviceConnections.start();
+  // Shutdown, before the HTTP server stops (Fastify then answers new requests with 503 and waits
+  // for those in flight): responses from now on close their connection, so that a keep-alive
+  // connection does not outlive its last request by the keep-alive timeout; consoles are told to
+  // reconnect; devices are disconnected (server-shutdown, so they reconnect to another node) and
+  // the MQTT port is released. The console's sockets would otherwise keep the HTTP server open.
+  let draining = false;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
+    await sockets.close();
+    await gateway.close();
+  });
   app.addHook('onClose', async () => {
     await campaignEngine.close();
     await flushOperationLog();
-    await gateway.close();
     await deviceCommands.close();
     await deviceConfigs.close();
     await deviceData.close();
     await deviceConnections.close();
-    await sockets.close();
     await bus.close();
     if (!options.database) await db.destroy();
   });

@@ -1,6 +1,19 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
+/**
+ * SIGTERM to exit, at most: Docker kills the process 10 s after SIGTERM (Kubernetes after 30 s),
+ * and what the shutdown does (devices set offline, the operation log written) must happen before.
+ */
+const SHUTDOWN_DEADLINE_MS = 8000;
+
+/** What keeps the process alive, by kind (`TCPSocketWrap: 2`, ...), for the deadline's log line. */
+function openResources(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
+  return counts;
+}
+
 async function main() {
   let config;
   try {
@@ -16,9 +29,21 @@ async function main() {
   const app = await buildApp(config);
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // A request that never finishes (a stalled upload, a hung dependency) must not keep the
+    // process past its orchestrator's patience: it would be killed before it could say why.
+    setTimeout(() => {
+      app.log.error(
+        { signal, open: openResources() },
+        'shutdown deadline passed: exiting with work still open',
+      );
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -27,8 +52,8 @@ async function main() {
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   // Devices connect to the external broker when there is one, else to the embedded one.

@@ -65,6 +65,11 @@ export class ServerProcess {
     return this.process?.running ?? false;
   }
 
+  /** The exit code of the last run; null while it runs or when a signal ended it. */
+  get exitCode(): number | null {
+    return this.process?.child.exitCode ?? null;
+  }
+
   get pid(): number {
     return this.process?.pid ?? 0;
   }

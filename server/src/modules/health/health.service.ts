@@ -8,7 +8,7 @@ export class HealthService {
     try {
       await pingDatabase(this.db);
     } catch {
-      throw new AppError('serviceUnavailable', 503);
+      throw new AppError('databaseUnavailable', 503);
     }
     return { status: 'ok', db: 'ok' };
   }

@@ -1,14 +1,17 @@
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from './database.js';
+import { CONNECT_TIMEOUT_MS, createDatabase, type DatabaseHandle } from './database.js';
+import { unavailableCause } from './unavailable.js';
 
 describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
   let handle: DatabaseHandle;
   const heard: Error[] = [];
 
   beforeAll(() => {
-    handle = createDatabase({ dialect: 'postgres', url: process.env.DATABASE_URL! }, (error) =>
-      heard.push(error),
+    handle = createDatabase(
+      { dialect: 'postgres', url: process.env.DATABASE_URL! },
+      { idleError: (error) => heard.push(error) },
     );
   });
   afterAll(() => handle.db.destroy());
@@ -21,9 +24,60 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
     await sql`select pg_terminate_backend(${idlePid})`.execute(admin.db);
     await admin.db.destroy();
     await expect.poll(() => heard.length).toBe(1);
+    expect(unavailableCause(heard[0])).not.toBeNull();
 
     const again = await sql<{ ok: number }>`select 1 as ok`.execute(handle.db);
     expect(again.rows[0]!.ok).toBe(1);
+  });
+});
+
+describe('PostgreSQL out of reach', () => {
+  /** What a query on a pool of this URL fails with, and how long it took. */
+  async function failure(url: string): Promise<{ cause: string | null; ms: number }> {
+    const { db } = createDatabase({ dialect: 'postgres', url });
+    const started = Date.now();
+    try {
+      await sql`select 1`.execute(db);
+      throw new Error('the query succeeded');
+    } catch (error) {
+      return { cause: unavailableCause(error), ms: Date.now() - started };
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  /** A port that accepts connections and never answers, as a hung server or a proxy does. */
+  async function silentPort(): Promise<{ port: number; close: () => void }> {
+    const sockets: net.Socket[] = [];
+    const server = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as net.AddressInfo).port,
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        server.close();
+      },
+    };
+  }
+
+  it('fails a query at once, as unavailable, when nothing listens', async () => {
+    const silent = await silentPort();
+    silent.close();
+    const { cause, ms } = await failure(`postgres://postgres@127.0.0.1:${silent.port}/x`);
+    expect(cause).toBe('ECONNREFUSED');
+    expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS);
+  });
+
+  it('gives up on a server that does not answer after the connect timeout', async () => {
+    const silent = await silentPort();
+    try {
+      const { cause, ms } = await failure(`postgres://postgres@127.0.0.1:${silent.port}/x`);
+      expect(cause).toBe('connect-timeout');
+      expect(ms).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+      expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS + 1000);
+    } finally {
+      silent.close();
+    }
   });
 });
 

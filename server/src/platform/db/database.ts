@@ -1,9 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { fromDatabase } from './unavailable.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -19,18 +28,35 @@ export type DatabaseTarget =
 const PG_INT8 = 20;
 
 /**
- * `onIdleError` hears about pooled PostgreSQL connections the server closed while idle (restart,
- * failover, an administrator's terminate). pg re-emits those on the pool, and an unheard pool
- * error would end the process; the pool itself replaces the lost connection.
+ * A request waits at most this long for a pooled connection, whether PostgreSQL is unreachable
+ * (a dropped SYN would otherwise wait for the kernel's minutes-long connect timeout) or all
+ * connections are busy: it then fails as "database unavailable" (503), which the client may retry.
  */
+export const CONNECT_TIMEOUT_MS = 1000;
+
+export interface DatabaseEvents {
+  /**
+   * A pooled PostgreSQL connection the server closed while idle (restart, failover, an
+   * administrator's terminate). pg re-emits those on the pool, and an unheard pool error would end
+   * the process; the pool itself replaces the lost connection.
+   */
+  idleError?: (error: Error) => void;
+  /** A new PostgreSQL connection was made: the database is reachable (again). */
+  connected?: () => void;
+}
+
 export function createDatabase(
   target: DatabaseTarget,
-  onIdleError: (error: Error) => void = () => {},
+  events: DatabaseEvents = {},
 ): DatabaseHandle {
   if (target.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.url,
       max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A connection whose server vanished without a FIN (a cut network, a failed-over host) is
+      // found by TCP keepalive instead of lingering in the pool.
+      keepAlive: true,
       // Times are epoch ms and counts are int8: both fit a JS number, and the code expects numbers.
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -39,9 +65,11 @@ export function createDatabase(
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
-    pool.on('error', onIdleError);
+    pool.on('error', (error) => events.idleError?.(fromDatabase(error)));
+    const connected = events.connected;
+    if (connected) pool.on('connect', () => connected());
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: markingErrors(pool) }) }),
       dialect: 'postgres',
     };
   }
@@ -59,6 +87,43 @@ export function createDatabase(
       dialect: new SqliteDialect({ database: reusingStatements(database) }),
     }),
     dialect: 'sqlite',
+  };
+}
+
+/**
+ * The pool as Kysely uses it, with every error of a connect or a query marked as the database's:
+ * the error handler tells an unreachable database (503) from other failures by it.
+ */
+function markingErrors(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const marking = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapped = clients.get(client);
+    if (!wrapped) {
+      wrapped = {
+        query: ((...args: unknown[]) => {
+          const result: unknown = Reflect.apply(client.query, client, args);
+          // A cursor (streamed rows) is returned as is; its errors come through its reads.
+          return result instanceof Promise
+            ? result.catch((error: unknown) => {
+                throw fromDatabase(error);
+              })
+            : result;
+        }) as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+      clients.set(client, wrapped);
+    }
+    return wrapped;
+  };
+  return {
+    connect: async () => {
+      try {
+        return marking(await pool.connect());
+      } catch (error) {
+        throw fromDatabase(error);
+      }
+    },
+    end: () => pool.end(),
   };
 }
 

@@ -1,5 +1,8 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import { fromDatabase } from '../db/unavailable.js';
+import { registerErrorHandling } from './error-handler.js';
 
 describe('envelope and errors', () => {
   let t: TestContext;
@@ -105,5 +108,47 @@ describe('5xx', () => {
     expect(failed.body).not.toMatch(/sys_log|SQL|table|stack/i);
     expect(logged.join('\n')).toMatch(/sys_log/);
     expect(logged.join('\n')).not.toContain(ADMIN_PASSWORD);
+  });
+});
+
+describe('database unavailable', () => {
+  it('answers 503 with the localized message, and logs without the stack', async () => {
+    const logged: string[] = [];
+    const app = Fastify({
+      logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
+    });
+    registerErrorHandling(app);
+    app.get('/refused', async () => {
+      throw fromDatabase(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      );
+    });
+    app.get('/other', async () => {
+      // The same code from another service (SMTP, Redis) is a plain internal error.
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNREFUSED' });
+    });
+    try {
+      const zh = await app.inject({ method: 'GET', url: '/refused' });
+      expect(zh.statusCode).toBe(503);
+      expect(zh.json()).toEqual({
+        success: false,
+        message: '数据库暂不可用，请稍后再试',
+        code: 503,
+        result: null,
+        timestamp: expect.any(Number),
+      });
+      const en = await app.inject({
+        method: 'GET',
+        url: '/refused',
+        headers: { 'accept-language': 'en-US' },
+      });
+      expect(en.json().message).toBe('The database is unavailable; please try again later');
+      expect(logged.join('\n')).toMatch(/database unavailable/);
+
+      const other = await app.inject({ method: 'GET', url: '/other' });
+      expect(other.statusCode).toBe(500);
+    } finally {
+      await app.close();
+    }
   });
 });

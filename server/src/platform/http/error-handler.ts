@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
 import { failure } from './envelope.js';
 import { languageOf } from './i18n.js';
@@ -32,6 +33,11 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Fastify's own 4xx (bad JSON, wrong content type, body too large) are safe to report by kind.
     return send(reply, status, message(lang, STATUS_MESSAGES[status] ?? 'badRequest'));
+  }
+  if (isDatabaseUnavailable(error)) {
+    // An outage, not a bug: the client may retry. The log thins these out (OutageLog).
+    request.log.error({ err: error }, 'request failed: database unavailable');
+    return send(reply, 503, message(lang, 'databaseUnavailable'));
   }
   // The details stay in the log: a 5xx response never carries internals.
   request.log.error({ err: error }, 'request failed');

@@ -18,6 +18,10 @@ const CATALOGUE = {
   },
   internalError: { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
   serviceUnavailable: { 'zh-CN': '服务暂不可用', 'en-US': 'Service unavailable' },
+  databaseUnavailable: {
+    'zh-CN': '数据库暂不可用，请稍后再试',
+    'en-US': 'The database is unavailable; please try again later',
+  },
 
   captchaInvalid: { 'zh-CN': '验证码错误', 'en-US': 'Invalid verification code' },
   loginFailed: { 'zh-CN': '用户名或密码错误', 'en-US': 'Incorrect username or password' },

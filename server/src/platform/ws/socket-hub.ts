@@ -39,6 +39,10 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const DEVICE_CHANNEL_PREFIX = 'device:';
 /** RFC 6455: the server hit an unexpected condition. */
 const WS_CLOSE_INTERNAL_ERROR = 1011;
+/** RFC 6455 "service restart": the server is shutting down; the console reconnects (to another node). */
+const WS_CLOSE_SERVICE_RESTART = 1012;
+/** At shutdown, sockets that have not answered the close by then are cut. */
+const CLOSE_GRACE_MS = 1000;
 /**
  * Status batches of one socket waiting for its data rules' check, at most: a socket that falls
  * this far behind (the database is slow) is dropped like one that does not read its messages.
@@ -590,10 +594,26 @@ export class SocketHub {
     }
   }
 
+  /**
+   * Closes every socket with 1012 (service restart), which the console answers by reconnecting, and
+   * cuts those that do not complete the close within a second: the HTTP server's close waits for
+   * them, so a tab that never answers must not hold the shutdown.
+   */
   async close(): Promise<void> {
     clearInterval(this.sweep);
     for (const off of this.unsubscribe) off();
-    for (const client of this.all()) client.socket.terminate();
+    const sockets = [...this.all()].map((client) => client.socket);
+    const closed = sockets.map(
+      (socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())),
+    );
+    for (const socket of sockets) socket.close(WS_CLOSE_SERVICE_RESTART, 'server restart');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(closed),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    for (const socket of sockets) socket.terminate();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
