@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { unusablePorts, type PortClaim } from './platform/ports.js';
 
 /**
  * SIGTERM to exit, at most: Docker kills the process 10 s after SIGTERM (Kubernetes after 30 s),
@@ -24,6 +25,27 @@ async function main() {
       process.exit(1);
     }
     throw err;
+  }
+
+  const claims: PortClaim[] = [
+    {
+      variable: 'PORT',
+      port: config.port,
+      host: config.host,
+      hint: 'stop that program or choose another port with PORT=<port>',
+    },
+  ];
+  if (!config.mqttUrl && config.mqttPort !== 0)
+    claims.push({
+      variable: 'MQTT_PORT',
+      port: config.mqttPort,
+      host: config.host,
+      hint: 'is a broker (Mosquitto) running here? Choose another port with MQTT_PORT=<port>, use that broker with MQTT_URL=mqtt://127.0.0.1:<port>, or MQTT_PORT=0 to run without one',
+    });
+  const problems = await unusablePorts(claims);
+  if (problems.length > 0) {
+    process.stderr.write(`Cannot start: nothing was changed.\n${problems.join('\n')}\n`);
+    process.exit(1);
   }
 
   const app = await buildApp(config);
