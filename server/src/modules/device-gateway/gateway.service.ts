@@ -300,7 +300,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       this.deps.repository,
       this.deps.clock,
       this.log,
-      (rows) => this.released(rows),
+      { offline: (rows) => this.released(rows), revived: () => this.revive() },
       { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness },
     );
     // Before accepting connections: what the previous run of this node held is offline now.
@@ -326,6 +326,15 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     this.nodeId = this.options.nodeId ?? this.nodeId;
     this.transport = await ExternalBroker.start(url, `blrms-${this.nodeId}`, this, this.log);
     this.alerts.start();
+  }
+
+  /**
+   * This node's id. A device connected to this node's embedded broker carries it in
+   * `device.node_id`, so that only this node dispatches work to it; a device of an external
+   * broker carries none (any node reaches it).
+   */
+  get node(): string {
+    return this.nodeId;
   }
 
   /** The embedded broker's TCP port; null when it does not run. */
@@ -885,6 +894,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       if (payload.fw !== undefined) values.version = payload.fw;
       if (payload.ip !== undefined) values.ip = payload.ip;
       if (external && live) values.last_connect_at = now;
+      // No node holds a device of an external broker: any node may send it work.
+      if (external) values.node_id = null;
       this.alerts.online(device.id);
       // A replayed retained status (an external broker, at the server's start) says nothing new.
       const { sink } = this.deps;
@@ -991,6 +1002,21 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** Another node took this one for dead: the devices it still holds are online again. */
+  private revive(): void {
+    if (!this.transport || this.closing) return;
+    const now = this.deps.clock();
+    for (const session of this.transport.sessions()) {
+      if (session.watcher) continue;
+      this.presence.write({
+        deviceId: session.id,
+        companyId: session.companyId,
+        values: { status: 'online', last_seen_at: now, node_id: this.nodeId },
+      });
+      this.alerts.online(session.id);
+    }
+  }
 
   /** Devices set offline in bulk (restart or shutdown of this node, a silent node). */
   private async released(rows: LiveRow[]): Promise<void> {
