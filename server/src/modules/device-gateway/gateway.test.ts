@@ -604,6 +604,38 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(20);
   });
 
+  it('counts bad payloads per device across its reconnects, and records 20 a minute', async () => {
+    const sn = uniqueSn();
+    const malformed = () => sink.eventsOf(sn, 'malformed-payload');
+    const first = await device(sn);
+    for (let i = 0; i < 15; i++) first.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await vi.waitFor(() => expect(malformed()).toHaveLength(15));
+    await first.endAsync();
+
+    const second = await device(sn);
+    for (let i = 0; i < 10; i++) second.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(malformed()).toHaveLength(20);
+
+    // Within the minute, its next bad payload closes a new connection at once.
+    const third = await device(sn);
+    await expectDevice(admin, sn, { status: 'online' });
+    third.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(malformed()).toHaveLength(20);
+
+    // A minute on, the next bad payload is recorded again, after the summary of the last minute.
+    t.clock.advance(60_000);
+    const fourth = await device(sn);
+    fourth.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await vi.waitFor(() => expect(malformed()).toHaveLength(21));
+    expect(sink.eventsOf(sn, 'repeats-summarised').map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^In the last minute: malformed-payload ×2\d, bad-payload-disconnect ×2; \d+ of them not recorded one by one$/,
+      ),
+    ]);
+  });
+
   it('closes a connection that sends a giant packet, without reading it', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);
