@@ -127,7 +127,13 @@ describe('a device flooding the server with bad payloads', () => {
       const connections = await flood;
       // Buffered events are written within a second.
       await sleep(2000);
-      const logLines = server.log.split('\n').length - logBefore;
+      const flooded = server.log.split('\n').slice(logBefore - 1, -1);
+      const logLines = flooded.length;
+      const messages = new Map<string, number>();
+      for (const line of flooded) {
+        const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 80);
+        messages.set(msg, (messages.get(msg) ?? 0) + 1);
+      }
       const recorded = {
         single: (await events(ids.single)) - before.single,
         shared: (await events(ids.shared)) - before.shared,
@@ -137,7 +143,7 @@ describe('a device flooding the server with bad payloads', () => {
           `${connections.slice(1).reduce((a, b) => a + b, 0)} on a shared address; events ` +
           `recorded ${recorded.single} and ${recorded.shared}; ${logLines} log lines; API ` +
           `slowest ${slowest} ms, ${unanswered} unanswered; RSS ${rssBefore.toFixed(0)} → peak ` +
-          `${rssPeak.toFixed(0)} MB`,
+          `${rssPeak.toFixed(0)} MB; log: ${JSON.stringify(Object.fromEntries(messages))}`,
       );
       const minutes = Math.ceil((FLOOD_MS + 2000) / 60_000);
       // The limit per minute, plus one summary per minute.

@@ -30,6 +30,7 @@ import {
   uniqueSn,
   type TokenCredential,
 } from '../../test/mqtt-devices.js';
+import { GatewayRepository } from './gateway.repository.js';
 
 /** A raw TCP client that sends one CONNECT and reports whether a CONNACK came back. */
 function rawConnect(
@@ -685,6 +686,23 @@ describe('MQTT gateway (embedded broker)', () => {
     await admin.ok('DELETE', `/device/device/delete?id=${shownB.id}`);
     await Promise.all([closedA, closedB]);
     await expectDevice(admin, disabled, { status: 'offline', disconnectReason: 'device-disabled' });
+  });
+
+  it('sets its devices online again when another node took it for dead', async () => {
+    const sn = uniqueSn();
+    await device(sn);
+    await expectDevice(admin, sn, { status: 'online' });
+    // What another node does to a node it finds silent.
+    const released = await new GatewayRepository(t.db).releaseStaleNode(
+      t.app.deviceGateway.node,
+      Number.MAX_SAFE_INTEGER,
+      { last_disconnect_at: t.clock.now, disconnect_reason: 'connection-lost' },
+    );
+    expect(released?.map((r) => r.sn)).toContain(sn);
+    await expectDevice(admin, sn, { status: 'offline' });
+
+    await t.app.deviceGateway.sweepNodes();
+    await expectDevice(admin, sn, { status: 'online' });
   });
 
   it('speaks MQTT over WebSocket on the HTTP port at /mqtt', async () => {
