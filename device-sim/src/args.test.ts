@@ -19,7 +19,7 @@ describe('sim command line', () => {
     expect(parse('--code', 'ABCD2345', '--token', 'k')).toEqual({
       help: false,
       options: {
-        url: 'mqtt://127.0.0.1:1883',
+        url: ['mqtt://127.0.0.1:1883'],
         token: 'k',
         tokenCode: 'ABCD2345',
         count: 10,
@@ -44,13 +44,23 @@ describe('sim command line', () => {
   it('takes the broker from MQTT_URL unless --url is given', () => {
     const env = { MQTT_URL: 'mqtt://10.0.0.1:1884' };
     expect(parseSimArgs(['--code', 'ABCD2345', '--token', 'k'], env)).toMatchObject({
-      options: { url: env.MQTT_URL },
+      options: { url: [env.MQTT_URL] },
     });
     expect(
       parseSimArgs(['--code', 'ABCD2345', '--token', 'k', '--url', 'mqtt://h:1'], env),
     ).toMatchObject({
-      options: { url: 'mqtt://h:1' },
+      options: { url: ['mqtt://h:1'] },
     });
+  });
+
+  it('takes several brokers, as a comma list or a repeated --url, in order', () => {
+    const urls = ['mqtt://a:1883', 'mqtt://b:1883', 'mqtt://c:1884'];
+    const base = ['--code', 'ABCD2345', '--token', 'k'];
+    expect(parse(...base, '--url', `${urls[0]}, ${urls[1]}`, '--url', urls[2]!)).toMatchObject({
+      options: { url: urls },
+    });
+    expect(errorOf(...base, '--url', `${urls[0]},http://b`)).toMatch(/only mqtt:\/\//);
+    expect(errorOf(...base, '--url', `${urls[0]},`)).toMatch(/"" is not a URL/);
   });
 
   it('reads every option', () => {
@@ -194,6 +204,7 @@ describe('sim command line', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: npm run sim -- --code <token code> --token <key>');
     expect(help.stdout).toContain('--fault-drop <n>');
+    expect(help.stdout).toContain('reconnects to the next one');
     const bad = run('--code', 'ABCD2345', '--token', 'k', '--count', '-3');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--count/);

@@ -14,7 +14,10 @@ Simulates devices speaking BLRMS device protocol v1 (docs/device-protocol.md) ov
   --code <code>          the token's code (Token Key page); each device connects as
                          <code>:<SN> (its tag code)                                 required
   --token <key>          token key the devices log in with (Token Key page)       required
-  --url <url>            broker, mqtt://host:port        default: $MQTT_URL or mqtt://127.0.0.1:1883
+  --url <url>[,<url>...] broker, mqtt://host:port; several (a comma list, or --url
+                         again): the devices are spread over them in turn, and a
+                         device whose broker goes away reconnects to the next one
+                                                default: $MQTT_URL or mqtt://127.0.0.1:1883
   --count <n>            number of devices                                          default: 10
   --series <list>        R40, BL10X, S27X or a comma list, assigned in turn
                                                                    default: R40,BL10X,S27X
@@ -53,6 +56,7 @@ export class UsageError extends Error {
 
 export type SimOptions = Omit<
   FleetOptions,
+  | 'url'
   | 'random'
   | 'topicRoot'
   | 'maxPendingConnects'
@@ -61,7 +65,7 @@ export type SimOptions = Omit<
   | 'faultsBySn'
   | 'downloadRetryMs'
   | 'maxDownloads'
->;
+> & { url: string[] };
 
 export type ParsedArgs = { help: true } | { help: false; options: SimOptions };
 
@@ -152,16 +156,20 @@ export function parseSourceIps(text: string): string[] {
   return ips;
 }
 
-function parseUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--url: "${text}" is not a URL (e.g. mqtt://127.0.0.1:1883)`);
+/** Each `--url` may be a comma list; every broker named, in order. */
+function parseUrls(texts: readonly string[]): string[] {
+  const urls = texts.flatMap((text) => text.split(',')).map((s) => s.trim());
+  for (const text of urls) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new UsageError(`--url: "${text}" is not a URL (e.g. mqtt://127.0.0.1:1883)`);
+    }
+    if (url.protocol !== 'mqtt:' && url.protocol !== 'tcp:')
+      throw new UsageError(`--url: only mqtt:// brokers are supported, not ${url.protocol}//`);
   }
-  if (url.protocol !== 'mqtt:' && url.protocol !== 'tcp:')
-    throw new UsageError(`--url: only mqtt:// brokers are supported, not ${url.protocol}//`);
-  return text;
+  return urls;
 }
 
 /**
@@ -197,7 +205,7 @@ export function parseSimArgs(
       options: {
         token: { type: 'string' },
         code: { type: 'string' },
-        url: { type: 'string' },
+        url: { type: 'string', multiple: true },
         count: { type: 'string' },
         series: { type: 'string' },
         prefix: { type: 'string' },
@@ -254,7 +262,7 @@ export function parseSimArgs(
   return {
     help: false,
     options: {
-      url: parseUrl(values.url ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883'),
+      url: parseUrls(values.url ?? [env.MQTT_URL ?? 'mqtt://127.0.0.1:1883']),
       token: values.token,
       tokenCode,
       count,

@@ -22,7 +22,7 @@ if (parsed.help) {
 const { options } = parsed;
 const fleet = new Fleet(options, fleetLogHooks(write));
 write(
-  `${options.count} devices (${options.series.join(', ')}) → ${options.url}, ${options.connectRate} connects/s, telemetry every ${options.intervalMs / 1000} s. Ctrl-C stops.`,
+  `${options.count} devices (${options.series.join(', ')}) → ${options.url.join(', ')}, ${options.connectRate} connects/s, telemetry every ${options.intervalMs / 1000} s. Ctrl-C stops.`,
 );
 const faulty = faultLines(fleet);
 if (faulty.length) write(`Faulty devices:\n${faulty.join('\n')}`);

@@ -36,7 +36,11 @@ import type { TimerWheel, WheelTimer } from './timer-wheel.js';
  */
 
 export interface AgentSettings {
-  endpoint: MqttEndpoint;
+  /**
+   * The brokers: a device starts on one of them and moves to the next when its broker goes away
+   * (the connection fails, is lost, or the broker says it is unavailable).
+   */
+  endpoints: readonly MqttEndpoint[];
   /** The token key (MQTT password). */
   token: string;
   /** The token's public code: a device's address is `{tokenCode}:{sn}`. */
@@ -113,6 +117,8 @@ export interface AgentHost {
 export type AgentState = 'idle' | 'connecting' | 'online' | 'stopped';
 
 const CONNECT_TIMEOUT_MS = 30_000;
+/** CONNACK "server unavailable": this broker cannot take the device now, another may. */
+const SERVER_UNAVAILABLE = 3;
 const BACKOFF_FIRST_MS = 2_000;
 const BACKOFF_MAX_MS = 300_000;
 
@@ -184,6 +190,8 @@ export class DeviceAgent {
     public firmware: string = model.firmware,
     /** Its own object: a test may switch one device's fault on without touching the others. */
     readonly faults: DeviceFaults = {},
+    /** Index into the settings' endpoints of the broker it connects to first. */
+    private broker = 0,
   ) {
     this.config = CONFIG_DEFAULTS[model.series];
     this.address = deviceAddress(host.settings.tokenCode, sn);
@@ -199,7 +207,7 @@ export class DeviceAgent {
     const startedAt = performance.now();
     const status = this.topic('status');
     this.connection = new MqttConnection(
-      { ...settings.endpoint, ...(this.localAddress ? { localAddress: this.localAddress } : {}) },
+      { ...this.endpoint, ...(this.localAddress ? { localAddress: this.localAddress } : {}) },
       {
         clientId: this.address,
         username: this.address,
@@ -225,6 +233,14 @@ export class DeviceAgent {
     wheel.schedule(CONNECT_TIMEOUT_MS, () => {
       if (generation === this.generation && this.state === 'connecting') this.connection?.destroy();
     });
+  }
+
+  /** The broker it connects to, or is connected to. */
+  get endpoint(): MqttEndpoint {
+    const { endpoints } = this.host.settings;
+    const endpoint = endpoints[this.broker % endpoints.length];
+    if (!endpoint) throw new Error('no broker to connect to');
+    return endpoint;
   }
 
   /**
@@ -418,6 +434,7 @@ export class DeviceAgent {
     if (code !== 0) {
       counters.refused += 1;
       this.host.refused(this, code);
+      if (code === SERVER_UNAVAILABLE) this.nextBroker();
       this.state = 'idle';
       this.generation += 1;
       this.connection?.destroy();
@@ -535,9 +552,15 @@ export class DeviceAgent {
     } else {
       return;
     }
+    // The broker went away (or never answered): the next one is tried.
+    this.nextBroker();
     this.state = 'idle';
     this.generation += 1;
     this.reconnectAfter(this.backoff());
+  }
+
+  private nextBroker(): void {
+    this.broker = (this.broker + 1) % this.host.settings.endpoints.length;
   }
 
   private received(topic: string, payload: Buffer): void {

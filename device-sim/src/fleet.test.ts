@@ -247,4 +247,25 @@ describe('simulated devices against a real broker', () => {
     // A tenth of a second's worth (10) may go at once, the other 30 at 100 per second.
     expect(performance.now() - started).toBeGreaterThanOrEqual(280);
   });
+  it('spreads the devices over several brokers; those of a broker that goes away move to the next', async () => {
+    const other = await startTestBroker(TOKEN);
+    try {
+      const fleet = startFleet({ url: [broker.url, other.url], count: 4, random: () => 0.5 });
+      await until(() => fleet.agents.every((a) => a.announced), 'four devices online');
+      const loginsOn = (b: TestBroker) => new Set(b.logins.map((l) => l.clientId));
+      expect(loginsOn(broker)).toEqual(new Set([at('T000001'), at('T000003')]));
+      expect(loginsOn(other)).toEqual(new Set([at('T000002'), at('T000004')]));
+
+      await broker.close();
+      await until(
+        () => loginsOn(other).size === 4 && fleet.agents.every((a) => a.announced),
+        'every device online on the broker left',
+        10_000,
+      );
+      expect(fleet.counters.lost).toBe(2);
+    } finally {
+      broker = await startTestBroker(TOKEN);
+      await other.close();
+    }
+  });
 });

@@ -27,8 +27,11 @@ export interface DeviceSpec {
 }
 
 export interface FleetOptions {
-  /** `mqtt://host:port` (or `tcp://`). */
-  url: string;
+  /**
+   * `mqtt://host:port` (or `tcp://`), or several brokers: the devices are spread over them in
+   * turn, and a device whose broker goes away moves to the next one.
+   */
+  url: string | readonly string[];
   /** The token key the devices log in with. */
   token: string;
   /** The token's public code (Token Key page): each device's address is `{tokenCode}:{sn}`. */
@@ -145,7 +148,9 @@ export class Fleet implements AgentHost {
     // at once instead of idling in a pool of thousands.
     const maxSockets = options.maxDownloads ?? 1000;
     this.settings = {
-      endpoint: parseBrokerUrl(options.url),
+      endpoints: (typeof options.url === 'string' ? [options.url] : options.url).map(
+        parseBrokerUrl,
+      ),
       token: options.token,
       tokenCode: options.tokenCode,
       keepaliveSec: options.keepaliveSec,
@@ -164,6 +169,7 @@ export class Fleet implements AgentHost {
         idleTimeoutMs: 30_000,
       },
     };
+    if (this.settings.endpoints.length === 0) throw new Error('no broker URL given');
     this.maxPending = options.maxPendingConnects ?? 2000;
     const first = options.firstNumber ?? 1;
     const specs: DeviceSpec[] = Array.from({ length: options.count }, (_, i) => ({
@@ -189,6 +195,7 @@ export class Fleet implements AgentHost {
         sourceIp,
         spec.fw ?? model.firmware,
         Object.keys(faults).length ? faults : undefined,
+        i % this.settings.endpoints.length,
       );
       this.bySn.set(spec.sn, agent);
       return agent;

@@ -55,7 +55,7 @@ import { KeyedQueue } from '../../platform/keyed-queue.js';
 /** What campaigns use of the firmware library, of configurations and of the gateway. */
 export type FirmwareSource = Pick<FirmwareService, 'find' | 'signedUrl'>;
 type ConfigApplier = Pick<DeviceConfigService, 'applyPatch' | 'onOutcome'>;
-type Downlinks = Pick<GatewayService, 'send' | 'expectRestart'>;
+type Downlinks = Pick<GatewayService, 'send' | 'expectRestart' | 'node'>;
 
 type ActiveState = Exclude<TCampaignDeviceState, 'queued' | 'updated' | 'failed' | 'canceled'>;
 
@@ -391,7 +391,7 @@ export class CampaignEngine {
           campaign.current_wave,
           now,
           capacity,
-          deviceId,
+          deviceId ? { deviceId } : { node: this.deps.downlinks.node },
         );
         const jitterMs = campaign.jitter_sec * 1000;
         // A device's jitter starts when its turn comes; it starts at the first pass after it.

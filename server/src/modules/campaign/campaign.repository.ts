@@ -445,9 +445,12 @@ export class CampaignRepository {
   }
 
   /**
-   * Queued devices of the waves begun that may start now (online, past their jitter), in wave and
-   * SN order; `deviceId` narrows to one device that has just come online (whose presence may not
-   * be written yet, so its status is not tested).
+   * Queued devices of the waves begun that may start now (past their jitter), in wave and SN
+   * order: those online on node `reach.node` or on no node (an external broker's), or the one
+   * device `reach.deviceId` that has just come online here (whose presence may not be written
+   * yet, so its status is not tested). A device shown online on another node is that node's to
+   * start: if the node died, its devices look online until another node finds it silent, and
+   * work sent to them meanwhile would go nowhere.
    */
   candidates(
     trx: Tx,
@@ -455,7 +458,7 @@ export class CampaignRepository {
     uptoWave: number,
     now: number,
     limit: number,
-    deviceId?: string,
+    reach: { node: string } | { deviceId: string },
   ) {
     let query = trx
       .selectFrom('campaign_device')
@@ -470,9 +473,14 @@ export class CampaignRepository {
           eb('campaign_device.not_before', '<=', now),
         ]),
       );
-    query = deviceId
-      ? query.where('campaign_device.device_id', '=', deviceId)
-      : query.where('device.status', '=', 'online');
+    query =
+      'deviceId' in reach
+        ? query.where('campaign_device.device_id', '=', reach.deviceId)
+        : query
+            .where('device.status', '=', 'online')
+            .where((eb) =>
+              eb.or([eb('device.node_id', 'is', null), eb('device.node_id', '=', reach.node)]),
+            );
     return query
       .orderBy('campaign_device.wave')
       .orderBy('campaign_device.sn')

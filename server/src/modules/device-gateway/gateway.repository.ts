@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
+import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
@@ -164,6 +164,36 @@ function sessionClose(closes: SessionClose[]) {
 }
 
 /** Stand-ins for the parameters of the compiled login query, replaced on each run. */
+/** When and why a node's devices were set offline together. */
+export type NodeRelease = Required<
+  Pick<PresenceValues, 'last_disconnect_at' | 'disconnect_reason'>
+>;
+
+/** Closes a node's open connections and sets its devices offline; returns them as persisted. */
+async function offlineIn(
+  trx: Transaction<Database>,
+  nodeId: string,
+  values: NodeRelease,
+): Promise<LiveRow[]> {
+  await trx
+    .updateTable('device_session')
+    .set({ disconnected_at: values.last_disconnect_at, reason: values.disconnect_reason })
+    .where('node_id', '=', nodeId)
+    .where('disconnected_at', 'is', null)
+    .execute();
+  return trx
+    .updateTable('device')
+    .set({
+      ...values,
+      status: 'offline',
+      node_id: null,
+      last_seen_at: values.last_disconnect_at,
+    })
+    .where('node_id', '=', nodeId)
+    .returning(LIVE_COLUMNS)
+    .execute();
+}
+
 const LOGIN_KEY_SLOT = '\u0000key-hash';
 const LOGIN_SN_SLOT = '\u0000sn';
 
@@ -292,31 +322,32 @@ export class GatewayRepository {
   }
 
   /**
-   * Sets offline every device a node holds, in every company: the node stopped (cleanly, or
-   * without a word and found by its stale heartbeat).
+   * Sets offline every device a node holds, in every company: the node stopped cleanly, or it
+   * restarted (its connections cannot have survived).
    */
-  offlineByNode(
+  offlineByNode(nodeId: string, values: NodeRelease): Promise<LiveRow[]> {
+    return this.db.transaction().execute((trx) => offlineIn(trx, nodeId, values));
+  }
+
+  /**
+   * Forgets a node silent since before `seenBefore` and sets offline the devices it held, in one
+   * transaction; null when it beat since (or another node released it first). A heartbeat of the
+   * node waits for the transaction and then finds its row gone, so the node learns it was taken
+   * for dead after its devices were set offline, never before (see `heartbeat`).
+   */
+  releaseStaleNode(
     nodeId: string,
-    values: Required<Pick<PresenceValues, 'last_disconnect_at' | 'disconnect_reason'>>,
-  ): Promise<LiveRow[]> {
+    seenBefore: number,
+    values: NodeRelease,
+  ): Promise<LiveRow[] | null> {
     return this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('device_session')
-        .set({ disconnected_at: values.last_disconnect_at, reason: values.disconnect_reason })
-        .where('node_id', '=', nodeId)
-        .where('disconnected_at', 'is', null)
-        .execute();
-      return trx
-        .updateTable('device')
-        .set({
-          ...values,
-          status: 'offline',
-          node_id: null,
-          last_seen_at: values.last_disconnect_at,
-        })
-        .where('node_id', '=', nodeId)
-        .returning(LIVE_COLUMNS)
-        .execute();
+      const deleted = await trx
+        .deleteFrom('gateway_node')
+        .where('id', '=', nodeId)
+        .where('seen_at', '<', seenBefore)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return null;
+      return offlineIn(trx, nodeId, values);
     });
   }
 
@@ -349,12 +380,23 @@ export class GatewayRepository {
     return new Set(rows.map((r) => r.sn));
   }
 
-  async heartbeat(nodeId: string, now: number): Promise<void> {
+  /**
+   * Records that the node is alive; false when its row was not there: new, or deleted by another
+   * node that took this one for dead (and set its devices offline).
+   */
+  async heartbeat(nodeId: string, now: number): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('gateway_node')
+      .set({ seen_at: now })
+      .where('id', '=', nodeId)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) return true;
     await this.db
       .insertInto('gateway_node')
       .values({ id: nodeId, seen_at: now })
       .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now }))
       .execute();
+    return false;
   }
 
   async staleNodes(seenBefore: number): Promise<string[]> {

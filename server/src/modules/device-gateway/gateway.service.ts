@@ -56,6 +56,7 @@ import type {
 } from '../../platform/mqtt/transport.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import { AutoRegistration } from './auto-register.js';
+import { DeviceAbuse, type AbuseSummary } from './device-abuse.js';
 import type { GatewayRepository, LiveRow, PresenceValues } from './gateway.repository.js';
 import {
   NodeLiveness,
@@ -75,9 +76,11 @@ import {
 } from './presence.js';
 import type { DeviceEventInput, DeviceRef, UplinkSink } from './uplink-sink.js';
 
-/** Bad payloads recorded per device and minute; one more closes an embedded connection. */
+/**
+ * Bad payloads a device may send per minute (counted over all its connections); one more closes
+ * an embedded connection, and so does every further one in that minute.
+ */
 const BAD_PAYLOAD_LIMIT = 20;
-const BAD_PAYLOAD_WINDOW_MS = 60_000;
 /**
  * Refused subscriptions per connection before it is closed. A refused publish closes it at once:
  * MQTT 3.1.1 has no negative PUBACK, and a device whose publish was dropped without a word would
@@ -117,8 +120,6 @@ const CONNECT_REQUEST = 'MQTT CONNECT';
 export class DeviceSession implements MqttSession, DeviceRef {
   /** The id of this connection's row in the connection history. */
   readonly connectionId = newId();
-  badPayloads = 0;
-  badSince = 0;
   aclViolations = 0;
 
   constructor(
@@ -251,6 +252,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   private readonly presence: PresenceWriter;
   private readonly registration: AutoRegistration;
   private readonly alerts: OfflineAlerts;
+  private readonly abuse: DeviceAbuse;
   private readonly refusals = new Map<string, { until: number; repeated: number }>();
   private readonly external = new Map<
     string,
@@ -273,6 +275,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       ...DEFAULT_ALERT_OPTIONS,
       ...options.alerts,
     });
+    this.abuse = new DeviceAbuse(deps.clock, (summary) => this.abuseSummary(summary));
     this.registration = new AutoRegistration(
       deps.repository,
       deps.deviceLogs,
@@ -300,7 +303,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       this.deps.repository,
       this.deps.clock,
       this.log,
-      (rows) => this.released(rows),
+      { offline: (rows) => this.released(rows), revived: () => this.revive() },
       { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness },
     );
     // Before accepting connections: what the previous run of this node held is offline now.
@@ -326,6 +329,15 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     this.nodeId = this.options.nodeId ?? this.nodeId;
     this.transport = await ExternalBroker.start(url, `blrms-${this.nodeId}`, this, this.log);
     this.alerts.start();
+  }
+
+  /**
+   * This node's id. A device connected to this node's embedded broker carries it in
+   * `device.node_id`, so that only this node dispatches work to it; a device of an external
+   * broker carries none (any node reaches it).
+   */
+  get node(): string {
+    return this.nodeId;
   }
 
   /** The embedded broker's TCP port; null when it does not run. */
@@ -406,6 +418,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     this.unsubscribeBus();
     await this.alerts.stop();
     await this.transport?.close();
+    this.abuse.close();
     await this.presence.flush();
     // The connections were closed above without a write each: one statement sets them offline.
     await this.liveness?.stop();
@@ -444,11 +457,15 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       return true;
     session.aclViolations += 1;
     const shown = topic.slice(0, 256);
-    this.log.warn(
-      { device: session.address, ip: session.ip, action, topic: shown },
-      'MQTT ACL violation',
-    );
-    if (session.aclViolations <= ACL_VIOLATION_LIMIT) {
+    // The device's first violation of the minute is logged; the rest go into its summary.
+    const { record, count } = this.abuse.note(session, 'acl-violation');
+    if (count === 1) {
+      this.log.warn(
+        { device: session.address, ip: session.ip, action, topic: shown },
+        'MQTT ACL violation',
+      );
+    }
+    if (record) {
       this.record(session, {
         level: 'warn',
         code: 'acl-violation',
@@ -498,19 +515,24 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     const now = this.deps.clock();
     this.presence.sessionClosed({ id: session.connectionId, disconnectedAt: now, reason });
     if (reason === 'takeover') {
-      // The device stays online: only the replaced connection is recorded.
-      this.log.info({ device: session.address, ip: session.ip }, 'MQTT connection taken over');
+      // The device stays online: only the replaced connection is recorded (two devices that
+      // share an SN take each other over all the time: the first of the minute is logged).
+      const { record, count } = this.abuse.note(session, 'takeover');
+      if (count === 1)
+        this.log.info({ device: session.address, ip: session.ip }, 'MQTT connection taken over');
       this.presence.write({
         deviceId: session.id,
         companyId: session.companyId,
         values: { last_disconnect_at: now, disconnect_reason: 'takeover' },
       });
-      this.record(session, {
-        level: 'warn',
-        code: 'takeover',
-        message: `Connection from ${session.ip ?? 'an unknown address'} replaced by a newer one`,
-        source: 'platform',
-      });
+      if (record) {
+        this.record(session, {
+          level: 'warn',
+          code: 'takeover',
+          message: `Connection from ${session.ip ?? 'an unknown address'} replaced by a newer one`,
+          source: 'platform',
+        });
+      }
       return;
     }
     this.log.debug({ device: session.address, ip: session.ip, reason }, 'MQTT device disconnected');
@@ -547,10 +569,12 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   oversized(session: DeviceSession | null, bytes: number, ip: string | null): void {
-    this.log.warn(
-      { device: session?.address, ip, bytes },
-      'MQTT packet over the size limit: connection closed',
-    );
+    if (!session || this.abuse.note(session, 'oversized-packet').count === 1) {
+      this.log.warn(
+        { device: session?.address, ip, bytes },
+        'MQTT packet over the size limit: connection closed',
+      );
+    }
     if (session) {
       this.malformed(
         session,
@@ -885,6 +909,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       if (payload.fw !== undefined) values.version = payload.fw;
       if (payload.ip !== undefined) values.ip = payload.ip;
       if (external && live) values.last_connect_at = now;
+      // No node holds a device of an external broker: any node may send it work.
+      if (external) values.node_id = null;
       this.alerts.online(device.id);
       // A replayed retained status (an external broker, at the server's start) says nothing new.
       const { sink } = this.deps;
@@ -913,29 +939,47 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   /**
    * A payload that is too large, not JSON or not what the topic's schema says: dropped and
-   * recorded as a platform event; a device that keeps sending them is disconnected (when the
-   * broker is ours) or no longer recorded until the minute is over.
+   * recorded as a platform event, within the device's budget of events; a device that keeps
+   * sending them is disconnected (when the broker is ours), and again at its next bad payload
+   * until the minute is over, however often it reconnects. The first disconnect of the minute is
+   * logged, the rest are counted in the device's summary.
    */
   private malformed(device: DeviceSession, topic: string, reason: string): void {
-    const now = this.deps.clock();
-    if (now - device.badSince >= BAD_PAYLOAD_WINDOW_MS) {
-      device.badSince = now;
-      device.badPayloads = 0;
-    }
-    device.badPayloads += 1;
-    if (device.badPayloads <= BAD_PAYLOAD_LIMIT) {
+    const { record, count } = this.abuse.note(device, 'malformed-payload');
+    if (record) {
       this.record(device, {
         level: 'warn',
         code: 'malformed-payload',
         message: `${topic}: ${reason}`,
         source: 'platform',
       });
-    } else if (this.transport?.disconnect(device, 'bad-payloads')) {
+    }
+    if (count <= BAD_PAYLOAD_LIMIT || !this.transport?.disconnect(device, 'bad-payloads')) return;
+    if (this.abuse.note(device, 'bad-payload-disconnect').count === 1) {
       this.log.warn(
         { device: device.address, ip: device.ip },
         'MQTT device disconnected: too many bad payloads',
       );
     }
+  }
+
+  /**
+   * A device did more in a minute than was recorded: one event and one log line say how much.
+   */
+  private abuseSummary({ device, counts, notRecorded }: AbuseSummary): void {
+    const done = Object.entries(counts)
+      .map(([kind, n]) => `${kind} ×${n}`)
+      .join(', ');
+    this.log.warn(
+      { device: device.address, counts, notRecorded },
+      'MQTT device misbehaved repeatedly: counted, not all recorded',
+    );
+    this.record(device, {
+      level: 'warn',
+      code: 'repeats-summarised',
+      message: `In the last minute: ${done}; ${notRecorded} of them not recorded one by one`,
+      source: 'platform',
+    });
   }
 
   /** External broker: the device of an address, looked up once and then remembered for a while. */
@@ -991,6 +1035,21 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** Another node took this one for dead: the devices it still holds are online again. */
+  private revive(): void {
+    if (!this.transport || this.closing) return;
+    const now = this.deps.clock();
+    for (const session of this.transport.sessions()) {
+      if (session.watcher) continue;
+      this.presence.write({
+        deviceId: session.id,
+        companyId: session.companyId,
+        values: { status: 'online', last_seen_at: now, node_id: this.nodeId },
+      });
+      this.alerts.online(session.id);
+    }
+  }
 
   /** Devices set offline in bulk (restart or shutdown of this node, a silent node). */
   private async released(rows: LiveRow[]): Promise<void> {

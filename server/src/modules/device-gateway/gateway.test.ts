@@ -30,6 +30,7 @@ import {
   uniqueSn,
   type TokenCredential,
 } from '../../test/mqtt-devices.js';
+import { GatewayRepository } from './gateway.repository.js';
 
 /** A raw TCP client that sends one CONNECT and reports whether a CONNACK came back. */
 function rawConnect(
@@ -604,6 +605,38 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(20);
   });
 
+  it('counts bad payloads per device across its reconnects, and records 20 a minute', async () => {
+    const sn = uniqueSn();
+    const malformed = () => sink.eventsOf(sn, 'malformed-payload');
+    const first = await device(sn);
+    for (let i = 0; i < 15; i++) first.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await vi.waitFor(() => expect(malformed()).toHaveLength(15));
+    await first.endAsync();
+
+    const second = await device(sn);
+    for (let i = 0; i < 10; i++) second.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(malformed()).toHaveLength(20);
+
+    // Within the minute, its next bad payload closes a new connection at once.
+    const third = await device(sn);
+    await expectDevice(admin, sn, { status: 'online' });
+    third.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await expectDevice(admin, sn, { status: 'offline', disconnectReason: 'bad-payloads' });
+    expect(malformed()).toHaveLength(20);
+
+    // A minute on, the next bad payload is recorded again, after the summary of the last minute.
+    t.clock.advance(60_000);
+    const fourth = await device(sn);
+    fourth.publish(upTopic(at(sn), 'telemetry'), 'garbage');
+    await vi.waitFor(() => expect(malformed()).toHaveLength(21));
+    expect(sink.eventsOf(sn, 'repeats-summarised').map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^In the last minute: malformed-payload ×2\d, bad-payload-disconnect ×2; \d+ of them not recorded one by one$/,
+      ),
+    ]);
+  });
+
   it('closes a connection that sends a giant packet, without reading it', async () => {
     const sn = uniqueSn();
     const connection = await device(sn);
@@ -653,6 +686,23 @@ describe('MQTT gateway (embedded broker)', () => {
     await admin.ok('DELETE', `/device/device/delete?id=${shownB.id}`);
     await Promise.all([closedA, closedB]);
     await expectDevice(admin, disabled, { status: 'offline', disconnectReason: 'device-disabled' });
+  });
+
+  it('sets its devices online again when another node took it for dead', async () => {
+    const sn = uniqueSn();
+    await device(sn);
+    await expectDevice(admin, sn, { status: 'online' });
+    // What another node does to a node it finds silent.
+    const released = await new GatewayRepository(t.db).releaseStaleNode(
+      t.app.deviceGateway.node,
+      Number.MAX_SAFE_INTEGER,
+      { last_disconnect_at: t.clock.now, disconnect_reason: 'connection-lost' },
+    );
+    expect(released?.map((r) => r.sn)).toContain(sn);
+    await expectDevice(admin, sn, { status: 'offline' });
+
+    await t.app.deviceGateway.sweepNodes();
+    await expectDevice(admin, sn, { status: 'online' });
   });
 
   it('speaks MQTT over WebSocket on the HTTP port at /mqtt', async () => {

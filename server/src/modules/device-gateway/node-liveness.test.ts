@@ -52,16 +52,13 @@ describe('MQTT node liveness', () => {
       .where('device.sn', '=', sn)
       .execute();
 
-  function liveness(nodeId: string, announced: LiveRow[]) {
-    return new NodeLiveness(
-      nodeId,
-      new GatewayRepository(t.db),
-      t.clock.read,
-      log,
-      async (rows) => {
+  function liveness(nodeId: string, announced: LiveRow[], revived: () => void = () => undefined) {
+    return new NodeLiveness(nodeId, new GatewayRepository(t.db), t.clock.read, log, {
+      offline: async (rows) => {
         announced.push(...rows);
       },
-    );
+      revived,
+    });
   }
 
   beforeAll(async () => {
@@ -103,13 +100,18 @@ describe('MQTT node liveness', () => {
     const lost = await heldBy('node-silent');
     const kept = await heldBy('node-alive');
 
-    t.clock.advance(45_000);
-    await alive.beat();
+    // Every 2 s the live nodes beat; the silent node is judged after 10 s without a beat.
+    for (let beat = 0; beat < 4; beat += 1) {
+      t.clock.advance(2_000);
+      await alive.beat();
+    }
     await watcher.start();
+    t.clock.advance(2_000);
+    await watcher.beat();
     expect(await findDevice(admin, lost)).toMatchObject({ status: 'online' });
 
     // Any node sweeps: here the watcher is first to beat after the silent node went stale.
-    t.clock.advance(20_000);
+    t.clock.advance(2_000);
     await watcher.beat();
     await alive.beat();
     expect(await findDevice(admin, lost)).toMatchObject({
@@ -134,6 +136,68 @@ describe('MQTT node liveness', () => {
       { reason: 'server-shutdown', disconnected_at: t.clock.now },
     ]);
     await watcher.stop();
+  });
+
+  it('after a gap in its own beats (the database was away) a node waits a beat before it judges others', async () => {
+    const announced: LiveRow[] = [];
+    const other = liveness('node-other', []);
+    const judge = liveness('node-judge', announced);
+    await other.start();
+    await judge.start();
+    const held = await heldBy('node-other');
+
+    // Neither could write for 30 s; the judge's first beat after it does not sweep.
+    t.clock.advance(30_000);
+    await judge.beat();
+    expect(await findDevice(admin, held)).toMatchObject({ status: 'online' });
+    t.clock.advance(2_000);
+    await other.beat();
+    await judge.beat();
+    expect(await findDevice(admin, held)).toMatchObject({ status: 'online' });
+    expect(announced).toEqual([]);
+    await other.stop();
+    await judge.stop();
+  });
+
+  it('a node taken for dead learns it at its next beat, to set its devices online again', async () => {
+    let revived = 0;
+    const slow = liveness('node-slow', [], () => (revived += 1));
+    const judge = liveness('node-judge-2', []);
+    await slow.start();
+    await judge.start();
+    const held = await heldBy('node-slow');
+    for (let beat = 0; beat < 6; beat += 1) {
+      t.clock.advance(2_000);
+      await judge.beat();
+    }
+    expect(await findDevice(admin, held)).toMatchObject({ status: 'offline' });
+    expect(revived).toBe(0);
+
+    t.clock.advance(2_000);
+    await slow.beat();
+    expect(revived).toBe(1);
+    await slow.beat();
+    expect(revived).toBe(1);
+    await slow.stop();
+    await judge.stop();
+  });
+
+  it('does not release a node that beat between the sweep’s read and its release', async () => {
+    const repository = new GatewayRepository(t.db);
+    const late = liveness('node-late', []);
+    await late.start();
+    const held = await heldBy('node-late');
+    const staleBefore = t.clock.now + 1;
+    expect(await repository.staleNodes(staleBefore)).toContain('node-late');
+    t.clock.advance(2_000);
+    await late.beat();
+    const released = await repository.releaseStaleNode('node-late', staleBefore, {
+      last_disconnect_at: t.clock.now,
+      disconnect_reason: 'connection-lost',
+    });
+    expect(released).toBeNull();
+    expect(await findDevice(admin, held)).toMatchObject({ status: 'online' });
+    await late.stop();
   });
 
   it('keeps device_stats in step with the bulk updates', async () => {
