@@ -160,6 +160,18 @@ describe.skipIf(!process.env.REDIS_URL)('RedisBus', () => {
     expect(resumed).not.toHaveBeenCalled();
   });
 
+  it('starts while Redis is unreachable and announces the link once it comes', async () => {
+    link.cut();
+    const a = await RedisBus.connect(link.url, log, FAST);
+    buses.push(a);
+    const resumed = vi.fn();
+    a.subscribe('bus.resumed', resumed);
+    expect(a.connected).toBe(false);
+    link.restore();
+    await vi.waitFor(() => expect(resumed).toHaveBeenCalledTimes(1), { timeout: 5000 });
+    expect(a.connected).toBe(true);
+  });
+
   for (const fault of ['cut', 'frozen'] as const) {
     it(`publishes at once while the link is ${fault}, and announces its return`, async () => {
       const { a, b, seen, resumed } = await nodes();

@@ -61,8 +61,10 @@ export class RedisBus implements Bus {
       commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
       connectTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
       retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
-      // Commands fail at once while disconnected, instead of waiting in memory for the link.
+      // Commands fail at once while disconnected, instead of waiting in memory for the link, and
+      // are not sent again after a reconnect: an event that old would arrive after the resync.
       enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
     };
     this.publisher = new Redis(url, common);
     // Subscribed on each connection here rather than by the client, so that the link counts as
@@ -195,7 +197,7 @@ export class RedisBus implements Bus {
     const gapMs = Date.now() - this.lostAt;
     this.lostAt = null;
     if (this.starting) return;
-    this.log.warn({ gapMs }, 'Redis reachable again: resynchronising after the gap');
+    this.log.info({ gapMs }, 'Redis reachable again: resynchronising after the gap');
     void this.publish('bus.resumed', { gapMs }).catch((err: unknown) =>
       this.log.error({ err }, 'bus resume handling failed'),
     );
