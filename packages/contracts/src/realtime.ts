@@ -63,6 +63,11 @@ export const ZServerMessage = z.discriminatedUnion('type', [
     cmd: z.enum(['publish', 'revoke', 'read']),
   }),
   z.object({ type: z.literal('heartbeat') }),
+  z
+    .object({ type: z.literal('resync') })
+    .describe(
+      'Messages may have been missed (the server nodes lost touch for a while): reload what is shown live',
+    ),
   z.object({
     type: z.literal('device-status'),
     devices: z.array(ZDeviceLive).describe('Changes since the previous message, oldest first'),

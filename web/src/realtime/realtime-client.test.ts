@@ -124,6 +124,34 @@ describe('RealtimeClient (spec sections 4 and 9)', () => {
     expect(statuses).toEqual(['connecting', 'open', 'down', 'open']);
   });
 
+  it('tells resync listeners when messages may have been missed: a resync, a reconnect', () => {
+    const resyncs = vi.fn();
+    const seen = vi.fn();
+    client.onResync(resyncs);
+    client.subscribe('resync', seen);
+    client.start(TARGET);
+    latest().open();
+    // The first connection: what was loaded before it is current.
+    expect(resyncs).not.toHaveBeenCalled();
+
+    // The server nodes lost touch for a while.
+    latest().receive({ type: 'resync' });
+    expect(resyncs).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveBeenCalledWith({ type: 'resync' });
+
+    // The socket itself was closed for a while.
+    latest().drop();
+    vi.advanceTimersByTime(WS_RECONNECT_MS);
+    expect(resyncs).toHaveBeenCalledTimes(1);
+    latest().open();
+    expect(resyncs).toHaveBeenCalledTimes(2);
+
+    // Another user's (or a new session's) first connection starts afresh.
+    client.start({ ...TARGET, token: 'another-token' });
+    latest().open();
+    expect(resyncs).toHaveBeenCalledTimes(2);
+  });
+
   it('does not retry a session the server refused', () => {
     client.start(TARGET);
     latest().drop(WS_CLOSE_UNAUTHORIZED);

@@ -34,6 +34,10 @@ export interface RealtimeTarget {
  * and every socket the client opens subscribes to the channels in use, because the server forgets
  * a socket's subscriptions when it closes. The server answers each `subscribe` with `subscribed`
  * once the channel's messages flow (or `subscribe-refused`).
+ *
+ * Messages can be missed: while the socket is closed, and when the server nodes lose touch with
+ * each other for a while (the server then sends `resync`). Resync listeners hear both, so that
+ * what the console shows live is loaded again.
  */
 export class RealtimeClient {
   private socket: WebSocket | null = null;
@@ -43,6 +47,9 @@ export class RealtimeClient {
   private statusValue: RealtimeStatus = 'down';
   private readonly handlers = new Map<TServerMessageType, Set<(m: TServerMessage) => void>>();
   private readonly statusListeners = new Set<() => void>();
+  private readonly resyncListeners = new Set<() => void>();
+  /** A socket opened since `start`: the next open is a reconnect. */
+  private openedBefore = false;
   /** Channel → how many components use it. */
   private readonly channels = new Map<TChannel, number>();
 
@@ -57,6 +64,7 @@ export class RealtimeClient {
     if (this.target?.userId === target.userId && this.target.token === target.token) return;
     this.stop();
     this.target = target;
+    this.openedBefore = false;
     this.setStatus('connecting');
     this.open();
   }
@@ -107,6 +115,15 @@ export class RealtimeClient {
     return () => this.statusListeners.delete(listener);
   }
 
+  /**
+   * Hears when messages may have been missed: a `resync` from the server, or a reconnect (not
+   * the first connection: whatever was loaded before it started is current).
+   */
+  onResync(listener: () => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
   private open(): void {
     const target = this.target;
     if (!target) return;
@@ -116,6 +133,8 @@ export class RealtimeClient {
       for (const channel of this.channels.keys()) this.send({ type: 'subscribe', channel });
       this.setStatus('open');
       this.armHeartbeat();
+      if (this.openedBefore) this.resynced();
+      this.openedBefore = true;
     };
     socket.onmessage = (event: MessageEvent) => {
       this.armHeartbeat();
@@ -157,6 +176,11 @@ export class RealtimeClient {
     // Types added by later server versions are ignored until this console knows them.
     if (!parsed.success) return;
     for (const handler of this.handlers.get(parsed.data.type) ?? []) handler(parsed.data);
+    if (parsed.data.type === 'resync') this.resynced();
+  }
+
+  private resynced(): void {
+    this.resyncListeners.forEach((l) => l());
   }
 
   private setStatus(status: RealtimeStatus): void {

@@ -25,17 +25,31 @@ export function useRealtimeMessage<T extends TServerMessageType>(
 /**
  * Keeps the tab's socket subscribed to `channel` while mounted (none when null). Components that
  * share a channel share one subscription. `onSubscribed` runs each time the server confirms the
- * subscription (`subscribed`: after the first subscribe and after every reconnect): data loaded
- * before that may have missed a change that was never sent, so the caller loads it again.
+ * subscription (`subscribed`: after the first subscribe and after every reconnect), and when the
+ * server says messages were missed (`resync`): data loaded before may have missed a change that
+ * was never sent, so the caller loads it again.
  */
 export function useChannel(channel: TChannel | null, onSubscribed?: () => void): void {
   useEffect(() => {
     if (channel === null) return;
     return realtime.joinChannel(channel);
   }, [channel]);
-  useRealtimeMessage(['subscribed'], (message) => {
-    if (channel !== null && message.channel === channel) onSubscribed?.();
+  useRealtimeMessage(['subscribed', 'resync'], (message) => {
+    if (channel === null) return;
+    if (message.type === 'resync' || message.channel === channel) onSubscribed?.();
   });
+}
+
+/**
+ * Calls `handler` while mounted whenever messages may have been missed (a `resync` from the
+ * server, a reconnect), for data shown live without a channel: the caller loads it again.
+ */
+export function useResync(handler: () => void): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => realtime.onResync(() => latest.current()), []);
 }
 
 export function useRealtimeStatus(): RealtimeStatus {

@@ -78,6 +78,19 @@ export class DeviceCommandRepository {
       .execute();
   }
 
+  /** Commands of any company still waiting for an answer from one of these devices. */
+  waitingFor(deviceIds: string[], now: number): Promise<DeviceCommandTable[]> {
+    if (deviceIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('device_command')
+      .selectAll()
+      .where('state', '=', 'sent')
+      .where('deadline', '>', now)
+      .where('device_id', 'in', deviceIds)
+      .orderBy('create_time')
+      .execute();
+  }
+
   page(companyId: string, deviceId: string, page: PageRequest & { order: 'asc' | 'desc' }) {
     const base = scoped(this.db, companyId)
       .selectFrom('device_command')

@@ -34,6 +34,8 @@ const CUSTOM_PERMISSION = 'device:command:custom';
  */
 const SWEEP_INTERVAL_MS = 1000;
 const SWEEP_BATCH = 500;
+/** Held devices looked up at once when waiting commands are re-sent after a gap in the bus. */
+const RESEND_BATCH = 500;
 
 function parseJson(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
@@ -88,11 +90,16 @@ export class DeviceCommandService {
     private readonly configs: DeviceConfigService,
     private readonly logs: DeviceLogService,
     private readonly permissions: PermissionService,
-    private readonly gateway: Pick<GatewayService, 'send' | 'expectRestart'>,
+    private readonly gateway: Pick<GatewayService, 'send' | 'expectRestart' | 'heldDevices'>,
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
   ) {
+    bus.subscribe('bus.resumed', () => {
+      this.resendHeld().catch((err: unknown) =>
+        this.log.warn({ err }, 'commands not re-sent after the bus gap'),
+      );
+    });
     this.timer = setInterval(() => {
       this.sweeping ??= this.sweepTimeouts()
         .catch((err: unknown) => this.log.warn({ err }, 'command timeout sweep failed'))
@@ -267,6 +274,22 @@ export class DeviceCommandService {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * The bus is back after a gap: a command another node sent meanwhile to a device this node
+   * holds went nowhere, so every command still waiting for a held device goes out again. A device
+   * that did get it gets it twice, as QoS 1 allows; the first answer ends the command.
+   */
+  private async resendHeld(): Promise<void> {
+    const held = this.gateway.heldDevices();
+    for (let at = 0; at < held.length; at += RESEND_BATCH) {
+      const batch = new Map(held.slice(at, at + RESEND_BATCH).map((d) => [d.id, d]));
+      for (const row of await this.repository.waitingFor([...batch.keys()], this.clock())) {
+        const device = batch.get(row.device_id);
+        if (device) await this.gateway.send(device.address, 'rpc', row.id, requestOf(row));
+      }
+    }
+  }
 
   /**
    * Keeps the first answer to a command that timed out beside the timeout, in the command and its

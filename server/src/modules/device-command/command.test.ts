@@ -188,6 +188,29 @@ describe('commands to devices', () => {
     });
   });
 
+  it('sends a command still waiting again to the devices this node holds when the bus returns after a gap', async () => {
+    const { id, device } = await register();
+    device.silentRpc = true;
+    const sent: TDeviceCommand = await admin.ok('POST', '/device/command', {
+      deviceId: id,
+      method: 'ping',
+      timeoutSec: 60,
+    });
+    await vi.waitFor(() => expect(device.of('rpc')).toHaveLength(1));
+
+    // Another node's downlink may not have left during the gap: the node holding the device
+    // sends what is still waiting, and the first answer ends it.
+    device.silentRpc = false;
+    await t.bus.publish('bus.resumed', { gapMs: 5000 });
+    expect((await finished(admin, id, sent.id)).state).toBe('succeeded');
+    expect(device.of('rpc').map((d) => d.id)).toEqual([sent.id, sent.id]);
+
+    // An ended command is not sent again.
+    await t.bus.publish('bus.resumed', { gapMs: 5000 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(device.of('rpc')).toHaveLength(2);
+  });
+
   it('ends an unanswered command as timeout, and keeps the first answer that comes later beside it', async () => {
     const { id, device } = await register();
     device.silentRpc = true;

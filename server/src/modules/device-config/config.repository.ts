@@ -232,6 +232,19 @@ export class DeviceConfigRepository {
       .executeTakeFirst();
   }
 
+  /** Of these devices (of any company), those with a desired version still to be sent. */
+  async pendingAmong(deviceIds: string[]): Promise<string[]> {
+    if (deviceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('device_config')
+      .select('device_id')
+      .where('device_id', 'in', deviceIds)
+      .where('state', '=', 'pending')
+      .where(sql<boolean>`desired_version > coalesce(reported_version, 0)`)
+      .execute();
+    return rows.map((r) => r.device_id);
+  }
+
   /**
    * Pushes of every company past their deadline, to devices still online on the connection that
    * got the push (a device that reconnected gets it again, with a new deadline).

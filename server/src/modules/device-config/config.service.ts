@@ -63,6 +63,14 @@ const APPLY_ATTEMPTS = 3;
 const SWEEP_INTERVAL_MS = 1000;
 const SWEEP_BATCH = 500;
 const ANSWER_TIMEOUT_MS = CONFIG_ANSWER_TIMEOUT_SEC * 1000;
+/**
+ * No push counts as unanswered while the bus is cut off, nor for this long after it is back: a
+ * push another node made meanwhile may never have left, and the node holding the device sends it
+ * again (with a new deadline) when the bus returns.
+ */
+const RESUME_GRACE_MS = 10_000;
+/** Held devices looked up at once when pending versions are re-sent after a gap in the bus. */
+const RESEND_BATCH = 500;
 
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
@@ -170,17 +178,25 @@ export class DeviceConfigService {
   private sweeping: Promise<unknown> | null = null;
   /** Each device's messages, handled in the order they arrived (see `inOrder`). */
   private readonly deviceQueue = new KeyedQueue();
+  private resumedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly repository: DeviceConfigRepository,
     private readonly devices: DeviceService,
     private readonly logs: DeviceLogService,
-    private readonly gateway: Pick<GatewayService, 'send'>,
+    private readonly gateway: Pick<GatewayService, 'send' | 'heldDevices'>,
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
   ) {
+    bus.subscribe('bus.resumed', () => {
+      this.resumedAt = this.clock();
+      this.resendHeld().catch((err: unknown) =>
+        this.log.warn({ err }, 'configurations not re-sent after the bus gap'),
+      );
+    });
     this.timer = setInterval(() => {
+      if (!this.bus.connected || this.clock() - this.resumedAt < RESUME_GRACE_MS) return;
       this.sweeping ??= this.sweepUnanswered()
         .catch((err: unknown) => this.log.warn({ err }, 'configuration deadline sweep failed'))
         .finally(() => {
@@ -383,6 +399,20 @@ export class DeviceConfigService {
    */
   private inOrder(deviceId: string, work: () => Promise<void>): Promise<void> {
     return this.deviceQueue.run(deviceId, work);
+  }
+
+  /**
+   * The bus is back after a gap: a version another node sent meanwhile to a device this node holds
+   * went nowhere, so every held device with a version still to answer gets it again, as when it
+   * comes online.
+   */
+  private async resendHeld(): Promise<void> {
+    const held = this.gateway.heldDevices();
+    for (let at = 0; at < held.length; at += RESEND_BATCH) {
+      const batch = held.slice(at, at + RESEND_BATCH);
+      const pending = new Set(await this.repository.pendingAmong(batch.map((d) => d.id)));
+      for (const device of batch) if (pending.has(device.id)) await this.deviceOnline(device);
+    }
   }
 
   /** Sends the desired version the device has not answered yet, if there is one. */

@@ -268,6 +268,27 @@ describe('remote configuration', () => {
     expect(device.of('config')).toHaveLength(2);
   });
 
+  it('sends a version still unanswered again to the devices this node holds when the bus returns after a gap', async () => {
+    const { id, device } = await register();
+    device.configMode = 'silent';
+    await online(device);
+    const other = await register();
+    await online(other.device);
+    await set(id, 0, withHeartbeat(90));
+    await vi.waitFor(() => expect(device.of('config')).toHaveLength(1));
+
+    // Another node's push may not have left during the gap: the node holding the device sends it.
+    device.configMode = 'apply';
+    await t.bus.publish('bus.resumed', { gapMs: 5000 });
+    await settled(id, { state: 'applied', reported: { version: 1 } });
+    expect(device.of('config').map((d) => d.payload)).toEqual([
+      { version: 1, config: withHeartbeat(90) },
+      { version: 1, config: withHeartbeat(90) },
+    ]);
+    // Nothing waits on the other device: it gets nothing.
+    expect(other.device.of('config')).toEqual([]);
+  });
+
   it('sends the desired version again at once to a device that comes back from a factory reset', async () => {
     const { id, device } = await register();
     await online(device);

@@ -373,6 +373,16 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     await this.deps.bus.publish('device.downlink', { address, kind, id, payload });
   }
 
+  /**
+   * The devices whose connections this node's embedded broker holds: downlinks other nodes send
+   * them go through the bus, so after a gap in the bus their callers re-send what is pending. None
+   * with an external broker, which any node reaches directly.
+   */
+  heldDevices(): DeviceRef[] {
+    if (this.transport?.kind !== 'embedded') return [];
+    return [...this.transport.sessions()].filter((session) => !session.watcher);
+  }
+
   /** A downlink another node sent for a device whose connection this node may hold. */
   private downlink({ address, kind, id, payload }: BusTopics['device.downlink']): void {
     if (!this.transport || this.transport.kind !== 'embedded' || !this.transport.holds(address))

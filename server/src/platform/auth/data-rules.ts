@@ -79,6 +79,7 @@ export class DataRuleService {
       if (!userId) return this.cache.clear();
       for (const key of this.cache.keys()) if (key.startsWith(`${userId}|`)) this.cache.delete(key);
     });
+    bus.subscribe('bus.resumed', () => this.cache.clear());
   }
 
   async filterFor(scope: Scope, code: TDataRulePermission): Promise<DataRuleFilter> {

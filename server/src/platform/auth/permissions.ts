@@ -44,6 +44,8 @@ export class PermissionService {
   ) {
     this.repository = new PermissionRepository(db);
     bus.subscribe('auth.permissions-changed', ({ userId }) => this.invalidate(userId));
+    // Changes published elsewhere during the gap never arrived: everything is resolved again.
+    bus.subscribe('bus.resumed', () => this.invalidate(undefined));
   }
 
   catalogue(): Promise<PermissionRow[]> {

@@ -31,7 +31,8 @@ const CACHE_MAX_ENTRIES = 50_000;
 
 /**
  * Sessions are opaque random tokens stored hashed. Lookups are cached per token hash; logout,
- * password change and user changes evict entries through the bus, on every node.
+ * password change and user changes evict entries through the bus, on every node, and a node whose
+ * bus was cut off drops them all when it is back.
  */
 export class SessionService {
   private readonly repository: SessionRepository;
@@ -48,6 +49,8 @@ export class SessionService {
       if (userId) this.evictUser(userId);
     });
     bus.subscribe('auth.user-changed', ({ userId }) => this.evictUser(userId));
+    // Revocations published elsewhere during the gap never arrived: every session is read again.
+    bus.subscribe('bus.resumed', () => this.cache.clear());
   }
 
   /** Every sign-in (password, phone code, registration) ends here: a frozen company stops all. */
@@ -88,6 +91,11 @@ export class SessionService {
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(tokenHash, { session, loadedAt: now });
     return session;
+  }
+
+  /** Whether the session of this token hash is still live (neither revoked nor expired). */
+  async isLive(tokenHash: string): Promise<boolean> {
+    return (await this.repository.findLive(tokenHash, this.clock())) !== undefined;
   }
 
   async revoke(token: string): Promise<void> {

@@ -56,14 +56,31 @@ export interface BusTopics {
   'device.command': { companyId: string; command: TDeviceCommand };
   /** A campaign's counts or state changed (at most about once a second per campaign). */
   'campaign.progress': { companyId: string; campaign: TCampaignProgress };
+  /**
+   * This node's own news, never sent to other nodes: the link to the other nodes (Redis) is back
+   * after a gap of `gapMs` in which events published here did not reach them and theirs did not
+   * reach here. What the gap may have lost is derived again from the database: caches are
+   * dropped, pending downlinks re-sent to the devices this node holds, consoles told to reload.
+   */
+  'bus.resumed': { gapMs: number };
 }
+
+/** Topics delivered on the publishing node only. */
+export const LOCAL_TOPICS: ReadonlySet<Topic> = new Set<Topic>(['bus.resumed']);
 
 export type Topic = keyof BusTopics;
 export type Handler<T extends Topic> = (payload: BusTopics[T]) => void;
 
 export interface Bus {
+  /**
+   * Delivers to this node's subscribers at once and, where there are other nodes, sends to them
+   * without waiting for the link: it never blocks its caller on Redis. An event the link could
+   * not carry is not retried; `bus.resumed` follows when the link is back.
+   */
   publish<T extends Topic>(topic: T, payload: BusTopics[T]): Promise<void>;
   /** Returns the function that unsubscribes. */
   subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void;
+  /** False while events published here may not reach the other nodes (Redis unreachable). */
+  readonly connected: boolean;
   close(): Promise<void>;
 }

@@ -4,6 +4,8 @@ import type { Bus, Handler, Topic } from './bus.js';
 /** One process: events go to this process's subscribers only. */
 export class MemoryBus implements Bus {
   private readonly emitter = new EventEmitter();
+  /** There are no other nodes to lose touch with. */
+  readonly connected = true;
 
   async publish<T extends Topic>(topic: T, payload: Parameters<Handler<T>>[0]): Promise<void> {
     this.emitter.emit(topic, payload);

@@ -31,6 +31,7 @@ import {
   createRole,
   type Client,
 } from '../../test/devices.js';
+import { sha256 } from '../auth/tokens.js';
 import { newId } from '../db/ids.js';
 import type { Bus } from '../bus/bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
@@ -188,6 +189,29 @@ describe('console websocket', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     expect(theirs.messages).toEqual([]);
+  });
+
+  it('tells every socket to resync when the bus returns after a gap, and closes those whose session ended meanwhile', async () => {
+    const ended = await t.login('member', 'Member-Pass-1');
+    const kept = probe(memberId, member);
+    const gone = probe(memberId, ended);
+    await Promise.all([kept.opened, gone.opened]);
+    const list = () =>
+      t.app.inject({ method: 'GET', url: '/api/sys/user/list', headers: authHeaders(ended) });
+    expect((await list()).statusCode).not.toBe(401);
+    // A logout on another node during the gap: its event never came, only the database knows.
+    await t.db
+      .updateTable('sys_session')
+      .set({ revoked_time: t.clock.now })
+      .where('token_hash', '=', sha256(ended))
+      .execute();
+
+    await t.bus.publish('bus.resumed', { gapMs: 5000 });
+    expect(await kept.next('resync')).toEqual({ type: 'resync' });
+    expect((await gone.closed).code).toBe(WS_CLOSE_UNAUTHORIZED);
+    // The node's session cache was dropped too: the ended session is refused at once.
+    expect((await list()).statusCode).toBe(401);
+    expect(kept.socket.readyState).toBe(WebSocket.OPEN);
   });
 
   it('answers a heartbeat', async () => {

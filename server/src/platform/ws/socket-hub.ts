@@ -108,7 +108,8 @@ function offeredToken(request: IncomingMessage): string | undefined {
  * `/api/websocket/{userId}` on the HTTP server's port. The session is checked like an HTTP
  * request's (SessionService); a socket whose session is missing or expired is closed with 4401, a
  * socket for another user's id with 4403. Sockets close when their session is revoked or expires.
- * Messages reach sockets through the bus, so a publish on any node reaches every node's sockets.
+ * Messages reach sockets through the bus, so a publish on any node reaches every node's sockets;
+ * after a gap in the bus every socket is told to `resync`.
  *
  * Channels are subscriptions of one socket: `devices` (status changes of the devices the user's
  * device list shows, in the companies in which they hold `device:list`), `device:{id}` (status,
@@ -202,6 +203,7 @@ export class SocketHub {
         const clients = userId ? [...(this.byUser.get(userId) ?? [])] : [...this.all()];
         setImmediate(() => void this.recheck(clients));
       }),
+      bus.subscribe('bus.resumed', () => void this.resynchronise()),
     );
     this.sweep = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
     this.sweep.unref();
@@ -560,6 +562,32 @@ export class SocketHub {
       return;
     }
     socket.send(text);
+  }
+
+  /**
+   * The bus is back after a gap whose events (status changes, announcements, commands) never
+   * reached these sockets: every console is told to reload what it shows, sockets of sessions
+   * ended meanwhile close, and subscriptions are checked again against grants changed meanwhile.
+   */
+  private async resynchronise() {
+    const clients = [...this.all()];
+    const text = JSON.stringify({ type: 'resync' } satisfies TServerMessage);
+    for (const client of clients) this.deliver(client, text);
+    const live = new Map<string, Promise<boolean>>();
+    const kept: Client[] = [];
+    for (const client of clients) {
+      const hash = client.session.tokenHash;
+      try {
+        let check = live.get(hash);
+        if (!check) live.set(hash, (check = this.sessions.isLive(hash)));
+        if (await check) kept.push(client);
+        else client.socket.close(WS_CLOSE_UNAUTHORIZED, 'session ended');
+      } catch (err) {
+        this.log.warn({ err }, 'websocket session recheck failed');
+        kept.push(client);
+      }
+    }
+    await this.recheck(kept);
   }
 
   private *all(): Generator<Client> {

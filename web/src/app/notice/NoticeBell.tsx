@@ -5,7 +5,7 @@ import { Badge, Button, List, Popover, Spin, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useRealtimeMessage, useRealtimeStatus } from '../../realtime/use-realtime';
+import { useRealtimeMessage, useRealtimeStatus, useResync } from '../../realtime/use-realtime';
 import { AnnouncementDetailModal } from '../../shared/announcement/AnnouncementDetailModal';
 import {
   MY_ANNOUNCEMENTS_KEY,
@@ -22,8 +22,9 @@ const POPOVER_WIDTH = 300;
 
 /**
  * The header's notification bell (spec sections 2, 4, 8, 9): unread announcements and system
- * messages with their counts. A `topic` or `user` websocket message reloads them; only while the
- * socket is down does the bell poll every 6 s, and a failed load stops the polling.
+ * messages with their counts. A `topic` or `user` websocket message reloads them, and so does a
+ * reconnect or a `resync` (messages may have been missed); only while the socket is down does the
+ * bell poll every 6 s, and a failed load stops the polling.
  */
 export function NoticeBell() {
   const { t } = useTranslation();
@@ -40,6 +41,8 @@ export function NoticeBell() {
       socket === 'down' && query.state.status !== 'error' ? NOTICE_POLL_MS : false,
   });
   useRealtimeMessage(['topic', 'user'], () => void reload());
+  // Announcements published while messages could not arrive (a reconnect, a server-side gap).
+  useResync(() => void reload());
 
   const data = lists.data;
   const total = (data?.anntMsgTotal ?? 0) + (data?.sysMsgTotal ?? 0);
