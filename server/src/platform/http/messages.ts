@@ -17,7 +17,6 @@ const CATALOGUE = {
     'en-US': 'Too many requests, please try again later',
   },
   internalError: { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
-  serviceUnavailable: { 'zh-CN': '服务暂不可用', 'en-US': 'Service unavailable' },
   databaseUnavailable: {
     'zh-CN': '数据库暂不可用，请稍后再试',
     'en-US': 'The database is unavailable; please try again later',
