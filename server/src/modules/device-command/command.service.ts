@@ -90,7 +90,10 @@ export class DeviceCommandService {
     private readonly configs: DeviceConfigService,
     private readonly logs: DeviceLogService,
     private readonly permissions: PermissionService,
-    private readonly gateway: Pick<GatewayService, 'send' | 'expectRestart' | 'heldDevices'>,
+    private readonly gateway: Pick<
+      GatewayService,
+      'send' | 'expectRestart' | 'heldDevices' | 'reachable'
+    >,
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
@@ -129,7 +132,8 @@ export class DeviceCommandService {
       throw new AppError('deviceCommandCustomDenied', 403);
     }
     const device = await this.devices.get(scope, input.deviceId);
-    if (device.status !== 'online') throw new AppError('deviceOffline', 409);
+    if (device.status !== 'online' || !(await this.gateway.reachable(device.id)))
+      throw new AppError('deviceOffline', 409);
     const payload: TRpcDownPayload = {
       method: input.method,
       ...(input.params ? { params: input.params } : {}),

@@ -295,6 +295,32 @@ describe('commands to devices', () => {
     });
   });
 
+  it('refuses a command to a device whose node has gone silent, before the others notice', async () => {
+    const { id } = await register(false);
+    // The device is shown online on another node that has missed its heartbeats: it died, and no
+    // node has set its devices offline yet.
+    await t.db
+      .insertInto('gateway_node')
+      .values({ id: 'dead-node:1', seen_at: t.clock.now - 7_000 })
+      .execute();
+    await t.db
+      .updateTable('device')
+      .set({ status: 'online', node_id: 'dead-node:1' })
+      .where('id', '=', id)
+      .execute();
+    const refused = await operator.post('/device/command', { deviceId: id, method: 'ping' });
+    expect(refused.statusCode).toBe(409);
+    expect((await operator.ok('GET', `/device/command/list?deviceId=${id}`)).total).toBe(0);
+
+    await t.db
+      .updateTable('gateway_node')
+      .set({ seen_at: t.clock.now })
+      .where('id', '=', 'dead-node:1')
+      .execute();
+    const sent = await operator.post('/device/command', { deviceId: id, method: 'ping' });
+    expect(sent.statusCode).toBe(200);
+  });
+
   it('refuses a command to an offline device with 409, and what is not allowed', async () => {
     const { id, device } = await register(false);
     const offline = await operator.post('/device/command', { deviceId: id, method: 'ping' });

@@ -399,6 +399,19 @@ export class GatewayRepository {
     return false;
   }
 
+  /** The node that holds a device's connection, and when that node last wrote its heartbeat. */
+  async nodeOfDevice(
+    deviceId: string,
+  ): Promise<{ nodeId: string | null; seenAt: number | null } | undefined> {
+    const row = await this.db
+      .selectFrom('device')
+      .leftJoin('gateway_node', 'gateway_node.id', 'device.node_id')
+      .select(['device.node_id', 'gateway_node.seen_at'])
+      .where('device.id', '=', deviceId)
+      .executeTakeFirst();
+    return row && { nodeId: row.node_id ?? null, seenAt: row.seen_at };
+  }
+
   async staleNodes(seenBefore: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('gateway_node')

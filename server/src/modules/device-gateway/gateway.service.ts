@@ -374,6 +374,19 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   /**
+   * Whether a device shown online can be reached now: false when the node holding its connection
+   * has missed more heartbeats than a live node would (it died, and the others have not yet set
+   * its devices offline), so that work is refused at once instead of timing out. A device held
+   * here, or by an external broker (no node), is reachable.
+   */
+  async reachable(deviceId: string): Promise<boolean> {
+    const held = await this.deps.repository.nodeOfDevice(deviceId);
+    if (!held?.nodeId || held.nodeId === this.nodeId) return true;
+    const { heartbeatMs } = { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness };
+    return held.seenAt !== null && held.seenAt >= this.deps.clock() - 3 * heartbeatMs;
+  }
+
+  /**
    * The devices whose connections this node's embedded broker holds: downlinks other nodes send
    * them go through the bus, so after a gap in the bus their callers re-send what is pending. None
    * with an external broker, which any node reaches directly.
