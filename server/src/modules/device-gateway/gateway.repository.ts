@@ -399,6 +399,25 @@ export class GatewayRepository {
     return false;
   }
 
+  /** What admits these devices' connections now, by device id (a deleted device is absent). */
+  async admission(deviceIds: string[]) {
+    const rows =
+      deviceIds.length === 0
+        ? []
+        : await this.db
+            .selectFrom('device as d')
+            .innerJoin('device_token as t', 't.id', 'd.token_id')
+            .select([
+              'd.id',
+              'd.enabled as device_enabled',
+              't.enabled as token_enabled',
+              't.key_hash',
+            ])
+            .where('d.id', 'in', deviceIds)
+            .execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
   /** The node that holds a device's connection, and when that node last wrote its heartbeat. */
   async nodeOfDevice(
     deviceId: string,

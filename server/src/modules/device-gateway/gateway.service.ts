@@ -117,6 +117,9 @@ const CONNECT_REQUEST = 'MQTT CONNECT';
  * A connected device, kept on its connection so that uplinks need no database lookup. Small on
  * purpose: there is one per connected device. Its client id is its address, `{tokenCode}:{sn}`.
  */
+/** Held connections checked in one query after a bus gap. */
+const RECHECK_BATCH = 500;
+
 export class DeviceSession implements MqttSession, DeviceRef {
   /** The id of this connection's row in the connection history. */
   readonly connectionId = newId();
@@ -132,6 +135,8 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly connectedAt: number,
     /** A watcher of the device's downlinks, not the device (see {@link WATCH_SUFFIX}). */
     readonly watcher = false,
+    /** The hash of the key it logged in with: a key regenerated since no longer admits it. */
+    readonly keyHash: string | null = null,
   ) {}
 
   get clientId(): string {
@@ -283,11 +288,19 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       this.log,
     );
     const offKick = deps.bus.subscribe('device.kick', (kick) => this.kick(kick));
+    // Kicks published on other nodes while the bus was away never arrived: check again what
+    // admits the connections held here.
+    const offResumed = deps.bus.subscribe('bus.resumed', () => {
+      this.recheckHeld().catch((err: unknown) =>
+        this.log.warn({ err }, 'held connections not checked again after the bus gap'),
+      );
+    });
     const offDownlink = deps.bus.subscribe('device.downlink', (downlink) =>
       this.downlink(downlink),
     );
     this.unsubscribeBus = () => {
       offKick();
+      offResumed();
       offDownlink();
     };
   }
@@ -471,6 +484,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         request.ip,
         this.deps.clock(),
         outcome.watcher,
+        sha256(request.password?.toString('utf8') ?? ''),
       ),
     };
   }
@@ -1055,6 +1069,32 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     for (const session of kicked) this.transport.disconnect(session, reason);
     if (kicked.length > 0)
       this.log.info({ devices: kicked.length, reason }, 'MQTT connections closed');
+  }
+
+  /**
+   * Closes the held connections that would be refused now: their device deleted or disabled,
+   * their token disabled or its key regenerated (what a kick from another node would have done).
+   */
+  private async recheckHeld(): Promise<void> {
+    if (this.transport?.kind !== 'embedded') return;
+    const held = [...this.transport.sessions()];
+    let closed = 0;
+    for (let i = 0; i < held.length; i += RECHECK_BATCH) {
+      const batch = held.slice(i, i + RECHECK_BATCH);
+      const admitted = await this.deps.repository.admission(batch.map((s) => s.id));
+      for (const session of batch) {
+        const now = admitted.get(session.id);
+        const reason: TDisconnectReason | null = !now
+          ? 'device-deleted'
+          : now.device_enabled !== 1
+            ? 'device-disabled'
+            : now.token_enabled !== 1 || now.key_hash !== session.keyHash
+              ? 'token-disabled'
+              : null;
+        if (reason && this.transport.disconnect(session, reason)) closed += 1;
+      }
+    }
+    if (closed > 0) this.log.info({ devices: closed }, 'MQTT connections closed after the bus gap');
   }
 
   // ---------------------------------------------------------------- helpers

@@ -688,6 +688,36 @@ describe('MQTT gateway (embedded broker)', () => {
     await expectDevice(admin, disabled, { status: 'offline', disconnectReason: 'device-disabled' });
   });
 
+  it('closes, once the bus is back, the connections another node would have kicked during the gap', async () => {
+    const second = await admin.ok('POST', '/device/token/add', {
+      name: 'Rekeyed in the gap',
+      autoRegister: true,
+    });
+    const keep = uniqueSn();
+    const disabled = uniqueSn();
+    const rekeyed = uniqueSn();
+    const kept = await device(keep);
+    const a = await device(disabled);
+    const b = await device(rekeyed, credentialOf(second));
+    const shownA = await expectDevice(admin, disabled, { status: 'online' });
+    await expectDevice(admin, rekeyed, { status: 'online' });
+    await expectDevice(admin, keep, { status: 'online' });
+    const closedA = new Promise<void>((resolve) => a.once('close', () => resolve()));
+    const closedB = new Promise<void>((resolve) => b.once('close', () => resolve()));
+    // Changed on another node while the bus was away: no kick reached this node.
+    await t.db.updateTable('device').set({ enabled: 0 }).where('id', '=', shownA.id).execute();
+    await t.db
+      .updateTable('device_token')
+      .set({ key_hash: 'f'.repeat(64) })
+      .where('id', '=', second.id)
+      .execute();
+    await t.bus.publish('bus.resumed', { gapMs: 5000 });
+    await Promise.all([closedA, closedB]);
+    await expectDevice(admin, disabled, { status: 'offline', disconnectReason: 'device-disabled' });
+    await expectDevice(admin, rekeyed, { status: 'offline', disconnectReason: 'token-disabled' });
+    expect(kept.connected).toBe(true);
+  });
+
   it('sets its devices online again when another node took it for dead', async () => {
     const sn = uniqueSn();
     await device(sn);
