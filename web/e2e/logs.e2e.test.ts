@@ -93,12 +93,21 @@ describe('backend logs', () => {
   it('shows the operation log of the requests the console made', async () => {
     await page.goto('/system/log');
     await logPage().getByRole('tab', { name: '操作日志' }).click();
-    await seen(logPage().getByRole('columnheader', { name: '请求路径' }));
+    await seen(logPage().getByRole('columnheader', { name: '操作类型' }));
 
-    // Choosing a department after each login is a POST the server logs (never its body).
+    // Choosing a department after each login is a request the server logs, in words (issue 16:
+    // the type read `selectDepart` and the content `POST /api/sys/selectDepart`).
     await search('selectDepart');
     await expect.poll(async () => (await rows()).length).toBe(LOGINS);
     const [row] = await rows();
-    expect(row).toEqual(expect.arrayContaining(['admin', 'POST', '/api/sys/selectDepart', '200']));
+    expect(row).toEqual(expect.arrayContaining(['admin', '修改', '切换部门 admin', '200']));
+    expect(row?.join(' ')).not.toContain('POST');
+
+    // The request itself is in the details drawer.
+    await logPage().getByTestId('log-details-open').first().click();
+    const drawer = page.getByTestId('log-details');
+    await seen(drawer.getByText('/api/sys/selectDepart'));
+    await seen(drawer.getByText('POST', { exact: true }));
+    await seen(drawer.getByText(/"orgCode"/));
   });
 });

@@ -18,7 +18,19 @@ export function envelope<T extends z.ZodType>(result: T) {
   });
 }
 
-export const ZErrorEnvelope = envelope(z.null());
+/** A problem of the request that concerns one field: its path (`target.groupId`) and rule. */
+export const ZFieldError = z.object({
+  field: z.string().describe('Path of the field in the request, dot-separated'),
+  message: z.string().describe('The rule it breaks, in the request language, without the field'),
+});
+export type TFieldError = z.infer<typeof ZFieldError>;
+
+export const ZErrorEnvelope = envelope(z.null()).extend({
+  errors: z
+    .array(ZFieldError)
+    .optional()
+    .describe('Field problems of a 4xx, for a form to show under each field'),
+});
 export type TErrorEnvelope = z.infer<typeof ZErrorEnvelope>;
 
 export const PAGE_SIZE_MAX = 1000;

@@ -45,7 +45,10 @@ export const ZSysLog = z.object({
   id: ZId,
   logType: z.number().int(),
   logContent: z.string(),
-  operateType: z.string().nullable(),
+  operateType: z
+    .string()
+    .nullable()
+    .describe('query, add, edit, delete, import, export or login (older rows: as stored)'),
   userId: z.string().nullable(),
   username: z.string().nullable(),
   ip: z.string().nullable(),
@@ -53,6 +56,7 @@ export const ZSysLog = z.object({
   requestUrl: z.string().nullable(),
   status: z.number().int().nullable().describe('HTTP status of the operation'),
   costTime: z.number().int().nullable().describe('Milliseconds'),
+  requestParams: z.string().nullable().describe('JSON of the query and body, secrets left out'),
   createTime: ZTimestamp,
 });
 export type TSysLog = z.infer<typeof ZSysLog>;

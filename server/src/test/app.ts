@@ -210,3 +210,14 @@ export async function createTestApp(
 export function authHeaders(token: string, extra: Record<string, string> = {}) {
   return { 'x-access-token': token, ...extra };
 }
+
+/**
+ * The field problems of an error envelope as `field: rule; other: rule`, or its message when it
+ * names no field: what a test compares to say which field the server refused and why.
+ */
+export function fieldText(body: {
+  message: string;
+  errors?: { field: string; message: string }[];
+}): string {
+  return body.errors ? body.errors.map((e) => `${e.field}: ${e.message}`).join('; ') : body.message;
+}

@@ -1,5 +1,12 @@
 import i18n from 'i18next';
-import { ApiError, STATUS_NETWORK, STATUS_TIMEOUT, reportApiError } from './errors';
+import type { TFieldError } from '@blrms/contracts';
+import {
+  ApiError,
+  STATUS_NETWORK,
+  STATUS_TIMEOUT,
+  reportApiError,
+  reportUnlessPlaced,
+} from './errors';
 import { getCompanyId, getToken } from './session';
 
 const BASE = '/api';
@@ -22,7 +29,13 @@ export type RequestOptions = {
   silent?: boolean;
 };
 
-type Envelope = { success: boolean; message: string; code: number; result: unknown };
+type Envelope = {
+  success: boolean;
+  message: string;
+  code: number;
+  result: unknown;
+  errors?: TFieldError[];
+};
 
 function isEnvelope(v: unknown): v is Envelope {
   return typeof v === 'object' && v !== null && 'success' in v && 'code' in v;
@@ -116,13 +129,13 @@ export async function request<T>(
     const envelope = await readEnvelope(res);
     if (!res.ok || !envelope || !envelope.success) {
       const status = res.ok ? (envelope?.code ?? res.status) : res.status;
-      throw new ApiError(status, envelope?.message ?? res.statusText);
+      throw new ApiError(status, envelope?.message ?? res.statusText, envelope?.errors);
     }
     // The envelope's shape is the server's contract (packages/contracts); callers name the type.
     return { result: envelope.result as T, message: envelope.message };
   } catch (e) {
     const error = e instanceof ApiError ? e : new ApiError(STATUS_NETWORK, String(e));
-    if (!options.silent) reportApiError(error);
+    if (!options.silent) reportUnlessPlaced(error);
     throw error;
   }
 }
@@ -158,12 +171,12 @@ export async function uploadFile<T>(
     notePermissionVersion(res);
     const envelope = await readEnvelope(res);
     if (!res.ok || !envelope || !envelope.success) {
-      throw new ApiError(res.status, envelope?.message ?? res.statusText);
+      throw new ApiError(res.status, envelope?.message ?? res.statusText, envelope?.errors);
     }
     return { result: envelope.result as T, message: envelope.message };
   } catch (e) {
     const error = e instanceof ApiError ? e : new ApiError(STATUS_NETWORK, String(e));
-    reportApiError(error);
+    reportUnlessPlaced(error);
     throw error;
   } finally {
     window.clearTimeout(timer);
@@ -232,7 +245,7 @@ export function upload<T>(
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const fail = (error: ApiError) => {
-      if (!options.silent) reportApiError(error);
+      if (!options.silent) reportUnlessPlaced(error);
       reject(error);
     };
     const xhr = new XMLHttpRequest();
@@ -248,7 +261,7 @@ export function upload<T>(
       const ok = xhr.status >= 200 && xhr.status < 300;
       if (!ok || !envelope || !envelope.success) {
         const status = ok ? (envelope?.code ?? xhr.status) : xhr.status;
-        fail(new ApiError(status, envelope?.message ?? xhr.statusText));
+        fail(new ApiError(status, envelope?.message ?? xhr.statusText, envelope?.errors));
         return;
       }
       // The envelope's shape is the server's contract (packages/contracts); callers name the type.

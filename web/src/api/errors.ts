@@ -1,15 +1,23 @@
+import type { TFieldError } from '@blrms/contracts';
 import i18n from 'i18next';
 import { feedback } from './feedback';
 import { getToken, logout } from './session';
 
-/** What a failed call rejects with: the HTTP status (504 for our own timeout) and the message. */
+/**
+ * What a failed call rejects with: the HTTP status (504 for our own timeout), the message, and
+ * the fields it concerns when the server names them (a 400 or 409 of a form).
+ */
 export class ApiError extends Error {
   readonly status: number;
+  readonly fields: readonly TFieldError[];
+  /** A form showed the field errors under its fields: no notice is needed. */
+  placed = false;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, fields: readonly TFieldError[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.fields = fields;
   }
 }
 
@@ -26,6 +34,20 @@ let sessionEnding = false;
 
 function reloadRoot(): void {
   window.location.replace('/');
+}
+
+/**
+ * Reports an error that a form may show under its fields instead: the notice waits one task,
+ * enough for the form that submitted (`showFieldErrors`) to take it, and stays away if it did.
+ */
+export function reportUnlessPlaced(error: ApiError): void {
+  if (error.fields.length === 0) {
+    reportApiError(error);
+    return;
+  }
+  window.setTimeout(() => {
+    if (!error.placed) reportApiError(error);
+  }, 0);
 }
 
 /** The error catalogue of spec section 8, in one place. */

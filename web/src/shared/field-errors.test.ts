@@ -1,34 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrorsOf, parseFieldProblems } from './field-errors';
+import { fieldErrorsOf } from './field-errors';
 
 const formField = (path: string[]) =>
   ['name', 'maxConcurrent', 'target.versionFrom'].includes(path.join('.')) ? path : null;
 
 describe('server field errors', () => {
-  it('splits a validation message into fields and rules', () => {
-    expect(
-      parseFieldProblems(
-        'target.versionFrom: must be dotted numbers; maxConcurrent: must be at most 10000',
-      ),
-    ).toEqual([
-      { path: ['target', 'versionFrom'], message: 'must be dotted numbers' },
-      { path: ['maxConcurrent'], message: 'must be at most 10000' },
-    ]);
-  });
-
   it('puts each rule under the field it names and hands back the others', () => {
     const result = fieldErrorsOf(
-      'name: 不能为空; name: 最多 64 个字符; jitter: is not an allowed field',
+      {
+        message: '名称：不能为空；名称：最多 64 个字符；不允许的字段 jitter',
+        fields: [
+          { field: 'name', message: '不能为空' },
+          { field: 'name', message: '最多 64 个字符' },
+          { field: 'target.versionFrom', message: '格式不正确' },
+          { field: 'jitter', message: '不允许的字段 jitter' },
+        ],
+      },
       formField,
     );
-    expect(result.fields).toEqual([{ name: ['name'], errors: ['不能为空', '最多 64 个字符'] }]);
-    expect(result.rest).toBe('jitter: is not an allowed field');
+    expect(result.fields).toEqual([
+      { name: ['name'], errors: ['不能为空', '最多 64 个字符'] },
+      { name: ['target', 'versionFrom'], errors: ['格式不正确'] },
+    ]);
+    expect(result.rest).toEqual({
+      message: '不允许的字段 jitter',
+      fields: [{ field: 'jitter', message: '不允许的字段 jitter' }],
+    });
   });
 
-  it('hands back a message that names no field whole', () => {
-    expect(fieldErrorsOf('设备不属于本公司', formField)).toEqual({
-      fields: [],
-      rest: '设备不属于本公司',
-    });
+  it('hands back a message that names no field of the form whole', () => {
+    const problems = { message: '设备不属于本公司', fields: [] };
+    expect(fieldErrorsOf(problems, formField)).toEqual({ fields: [], rest: problems });
   });
 });

@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ZLoginResult } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 import { lastCode, outboxFor } from '../../test/outbox.js';
 
 const EN = { 'accept-language': 'en-US' };
@@ -87,7 +93,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
     it('only checks the three registration fields', async () => {
       const res = await get('/sys/user/registerCheck?field=password_hash&value=x', EN);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/^field: must be one of/);
+      expect(fieldText(res.json())).toMatch(/^field: must be one of/);
     });
 
     it('registers through the emailed code; the user administers a company of their own', async () => {
@@ -209,16 +215,16 @@ describe('self-service accounts: register, phone login, password reset', () => {
         ],
         [{ confirmpassword: 'Other-Passw0rd' }, /^confirmpassword: must equal password/],
         [{ emailCode: '12ab56' }, /^emailCode: must be 6 digits/],
-        [{ companyId: 'a'.repeat(32) }, /companyId: is not an allowed field/],
+        [{ companyId: 'a'.repeat(32) }, /companyId is not an allowed field/],
         [{ roleIds: ['x'], status: 1 }, /is not an allowed field/],
       ];
       for (const [over, expected] of cases) {
         const res = await post('/sys/user/register', registration(over), EN);
         expect(res.statusCode, JSON.stringify(over)).toBe(400);
-        expect(res.json().message).toMatch(expected);
+        expect(fieldText(res.json())).toMatch(expected);
       }
       const zh = await post('/sys/user/register', registration({ phone: '123' }));
-      expect(zh.json().message).toBe('phone: 手机号码格式不正确');
+      expect(fieldText(zh.json())).toBe('phone: 手机号码格式不正确');
     });
 
     it('rejects easy passwords', async () => {
@@ -236,13 +242,13 @@ describe('self-service accounts: register, phone login, password reset', () => {
         EN,
       );
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('password: is too common');
+      expect(fieldText(res.json())).toBe('password: is too common');
       const digits = await post(
         '/sys/user/register',
         registration({ password: '12345678', confirmpassword: '12345678' }),
         EN,
       );
-      expect(digits.json().message).toBe('password: must not be only digits');
+      expect(fieldText(digits.json())).toBe('password: must not be only digits');
     });
   });
 
@@ -358,7 +364,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
       expect(outboxFor(dataDir, '13800000009')).toEqual([]);
       const bad = await post('/sys/phoneLogin', { mobile: '13800000001', captcha: 'abc' }, EN);
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().message).toMatch(/^captcha: must be 6 digits/);
+      expect(fieldText(bad.json())).toMatch(/^captcha: must be 6 digits/);
       t.clock.advance(RESEND_MS);
     });
   });
@@ -432,7 +438,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
         },
         EN,
       );
-      expect(common.json().message).toBe('password: is too common');
+      expect(fieldText(common.json())).toBe('password: is too common');
       const res = await post('/sys/user/passwordReset', {
         channel: 'email',
         target: 'known1@example.com',
@@ -465,7 +471,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
         EN,
       );
       expect(extra.statusCode).toBe(400);
-      expect(extra.json().message).toMatch(/username: is not an allowed field/);
+      expect(extra.json().message).toBe('username is not an allowed field');
       const res = await post('/sys/user/passwordReset', {
         channel: 'phone',
         target: '13800000001',
@@ -481,7 +487,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
         EN,
       );
       expect(mixed.statusCode).toBe(400);
-      expect(mixed.json().message).toMatch(/^target: Your phone number format is incorrect\./);
+      expect(fieldText(mixed.json())).toMatch(/^target: Your phone number format is incorrect\./);
     });
   });
 
@@ -518,7 +524,7 @@ describe('self-service accounts: register, phone login, password reset', () => {
           headers: authHeaders(adminToken, EN),
         });
         expect(missingUrl.statusCode).toBe(400);
-        expect(missingUrl.json().message).toMatch(/^url: is required/);
+        expect(fieldText(missingUrl.json())).toMatch(/^url: is required/);
         const saved = await t.app.inject({
           method: 'PUT',
           url: '/api/sys/setting/sms',

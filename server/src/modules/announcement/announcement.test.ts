@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID, departId } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 const R_AND_D = 'A01A01';
 const OPERATIONS = 'A01A02';
@@ -140,7 +146,7 @@ describe('announcements', () => {
       },
     );
     expect(injected.statusCode).toBe(400);
-    expect(injected.json().message).toContain('anntId');
+    expect(fieldText(injected.json())).toContain('anntId');
     // The member's own delivery is untouched by the outsider's attempt.
     const mine = await call('GET', `/api/sys/annountCement/queryById?id=${id}`, member);
     expect(mine.json().result.readFlag).toBe('0');
@@ -242,7 +248,7 @@ describe('announcements', () => {
       draft({ departIds: [departId('B01')] }),
     );
     expect(depart.statusCode).toBe(400);
-    expect(depart.json().message).toBe('departIds: choose departments of this company');
+    expect(fieldText(depart.json())).toBe('departIds: choose departments of this company');
     const user = await call(
       'POST',
       '/api/sys/annountCement/add',
@@ -250,7 +256,7 @@ describe('announcements', () => {
       draft({ msgType: 'user', departIds: [], userIds: [bossBId] }),
     );
     expect(user.statusCode).toBe(400);
-    expect(user.json().message).toMatch(/^userIds:/);
+    expect(fieldText(user.json())).toMatch(/^userIds:/);
     const none = await call(
       'POST',
       '/api/sys/annountCement/add',
@@ -259,7 +265,7 @@ describe('announcements', () => {
       'zh-CN',
     );
     expect(none.statusCode).toBe(400);
-    expect(none.json().message).toBe('departIds: 请至少选择一个接收对象');
+    expect(fieldText(none.json())).toBe('departIds: 请至少选择一个接收对象');
   });
 
   it('validates priority, open page and time range', async () => {
@@ -270,7 +276,7 @@ describe('announcements', () => {
       draft({ priority: 'X' }),
     );
     expect(priority.statusCode).toBe(400);
-    expect(priority.json().message).toContain('priority');
+    expect(fieldText(priority.json())).toContain('priority');
     const url = await call(
       'POST',
       '/api/sys/annountCement/add',
@@ -278,7 +284,7 @@ describe('announcements', () => {
       draft({ openType: 'url', openPage: 'javascript:alert(1)' }),
     );
     expect(url.statusCode).toBe(400);
-    expect(url.json().message).toMatch(/^openPage:/);
+    expect(fieldText(url.json())).toMatch(/^openPage:/);
     const range = await call(
       'POST',
       '/api/sys/annountCement/add',
@@ -286,7 +292,7 @@ describe('announcements', () => {
       draft({ startTime: '2026-01-02T00:00:00Z', endTime: '2026-01-01T00:00:00Z' }),
     );
     expect(range.statusCode).toBe(400);
-    expect(range.json().message).toMatch(/^endTime:/);
+    expect(fieldText(range.json())).toMatch(/^endTime:/);
     const unknown = await call(
       'POST',
       '/api/sys/annountCement/add',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TCampaign, TCampaignCreateInput, TFirmware } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COMPANY_ID } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { campaignDevices, createCampaign, uploadFirmware } from '../../test/campaign.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import {
@@ -47,7 +47,7 @@ describe('campaign API', () => {
     const before = await count(as);
     const res = await as.post('/campaign/add', body);
     expect(res.statusCode, res.body).toBe(status);
-    expect(res.json().message).toMatch(message);
+    expect(fieldText(res.json())).toMatch(message);
     expect(await count(as)).toBe(before);
   }
 
@@ -236,14 +236,14 @@ describe('campaign API', () => {
         payload: ota({ target: { series: 'S27X' } }),
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('target.series: 必须是 R40（固件或配置所属的系列）');
+      expect(fieldText(res.json())).toBe('target.series: 必须是 R40（固件或配置所属的系列）');
       const waves = await t.app.inject({
         method: 'POST',
         url: '/api/campaign/add',
         headers: { ...admin.headers, 'accept-language': 'zh-CN' },
         payload: ota({ waves: [10, 5, 100] }),
       });
-      expect(waves.json().message).toBe('waves: 必须逐批递增并以 100 结束（累计百分比）');
+      expect(fieldText(waves.json())).toBe('waves: 必须逐批递增并以 100 结束（累计百分比）');
     });
   });
 

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COMPANY_ID } from '../../db/seed/seed.js';
 import { newId } from '../../platform/db/ids.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 const NEW_ADMIN = {
   username: 'acmeadmin',
@@ -112,27 +118,27 @@ describe('companies (platform administrators only)', () => {
       admin: { ...NEW_ADMIN, username: 'other1', phone: null, email: null },
     });
     expect(dupCode.statusCode).toBe(409);
-    expect(dupCode.json().message).toBe('code: this company code already exists');
+    expect(fieldText(dupCode.json())).toBe('code: this company code already exists');
     const dupUser = await call('POST', '/api/sys/company/add', admin, {
       name: 'x',
       code: 'x-corp',
       admin: { ...NEW_ADMIN, phone: null, email: null },
     });
     expect(dupUser.statusCode).toBe(409);
-    expect(dupUser.json().message).toBe('admin.username: this username already exists');
+    expect(fieldText(dupUser.json())).toBe('admin.username: this username already exists');
     const dupPhone = await call('POST', '/api/sys/company/add', admin, {
       name: 'x',
       code: 'x-corp',
       admin: { ...NEW_ADMIN, username: 'other2', email: null },
     });
-    expect(dupPhone.json().message).toBe('admin.phone: this phone already exists');
+    expect(fieldText(dupPhone.json())).toBe('admin.phone: this phone already exists');
     const weak = await call('POST', '/api/sys/company/add', admin, {
       name: 'x',
       code: 'x-corp',
       admin: { username: 'other3', realname: 'o', password: 'password123' },
     });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toBe('password: is too common');
+    expect(fieldText(weak.json())).toBe('password: is too common');
     for (const extra of [{ status: 2 }, { isPlatform: true }, { is_platform: 1 }]) {
       const mass = await call('POST', '/api/sys/company/add', admin, {
         name: 'x',

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COMPANY_ID, departId, permissionId } from '../../db/seed/seed.js';
 import { newId } from '../../platform/db/ids.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 /** A role in `companyId` holding exactly the permission rows with these codes. */
 async function roleWith(t: TestContext, companyId: string, codes: string[]): Promise<string> {
@@ -187,7 +193,7 @@ describe('departments, members, department permissions and roles', () => {
       orgCategory: '7',
     });
     expect(badCategory.statusCode).toBe(400);
-    expect(badCategory.json().message).toContain('orgCategory');
+    expect(fieldText(badCategory.json())).toContain('orgCategory');
   });
 
   it('adds members of the company only, lists them, and refuses to delete a department with members or children', async () => {
@@ -292,7 +298,7 @@ describe('departments, members, department permissions and roles', () => {
       },
     );
     expect(beyond.statusCode).toBe(403);
-    expect(beyond.json().message).toBe("permissionIds: beyond the department's permissions");
+    expect(fieldText(beyond.json())).toBe("permissionIds: beyond the department's permissions");
 
     const within = await call(
       'POST',
@@ -318,7 +324,7 @@ describe('departments, members, department permissions and roles', () => {
       permissionIds: [logList],
     });
     expect(escalate.statusCode).toBe(403);
-    expect(escalate.json().message).toBe(
+    expect(fieldText(escalate.json())).toBe(
       'permissionIds: you cannot grant a permission you do not hold',
     );
   });
@@ -331,7 +337,7 @@ describe('departments, members, department permissions and roles', () => {
       userIds: [bUserId],
     });
     expect(outsider.statusCode).toBe(400);
-    expect(outsider.json().message).toBe('userIds: the user is not a member of this department');
+    expect(fieldText(outsider.json())).toBe('userIds: the user is not a member of this department');
 
     const assign = await call('POST', '/api/sys/sysDepartRole/saveRoleUsers', admin, {
       roleId,

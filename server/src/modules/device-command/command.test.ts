@@ -8,7 +8,13 @@ import {
   type TDeviceLog,
 } from '@blrms/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  PLATFORM_ID,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
 import {
   expectDevice,
@@ -277,7 +283,7 @@ describe('commands to devices', () => {
     const { id } = await register();
     const refused = await operator.post('/device/command', { deviceId: id, method: 'set_led' });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toMatch(/^method: free-form commands need/);
+    expect(fieldText(refused.json())).toMatch(/^method: free-form commands need/);
 
     const sent = await admin.ok('POST', '/device/command', {
       deviceId: id,
@@ -334,14 +340,14 @@ describe('commands to devices', () => {
     await expectDevice(admin, device.sn, { status: 'online' });
     const badMethod = await operator.post('/device/command', { deviceId: id, method: 'Reboot!' });
     expect(badMethod.statusCode).toBe(400);
-    expect(badMethod.json().message).toMatch(/^method: /);
+    expect(fieldText(badMethod.json())).toMatch(/^method: /);
     const huge = await admin.post('/device/command', {
       deviceId: id,
       method: 'upload',
       params: { blob: 'x'.repeat(70 * 1024) },
     });
     expect(huge.statusCode).toBe(400);
-    expect(huge.json().message).toMatch(/^params: /);
+    expect(fieldText(huge.json())).toMatch(/^params: /);
 
     const viewerRole = await createRole(t, PLATFORM_ID, DEVICE_PAGES);
     await t.createUser({

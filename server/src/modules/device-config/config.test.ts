@@ -10,7 +10,13 @@ import {
   type TR40Config,
 } from '@blrms/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  PLATFORM_ID,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 import { campaignDevices, createCampaign, expectCampaign } from '../../test/campaign.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
 import {
@@ -495,7 +501,7 @@ describe('remote configuration', () => {
     });
     const bad = await set(id, 2, { wifi: { channel: 99 } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/^config\.wifi\.channel: /);
+    expect(fieldText(bad.json())).toMatch(/^config\.wifi\.channel: /);
     expect((await set(id, 2, { wifi: { radio: 'on' } })).statusCode).toBe(400);
 
     await online(device);
@@ -575,7 +581,7 @@ describe('remote configuration', () => {
     await online(device);
     const res = await set(id, 0, { ...R40, wifi: { ...R40.wifi, password: 'short' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^config\.wifi\.password: /);
+    expect(fieldText(res.json())).toMatch(/^config\.wifi\.password: /);
     const zh = client(t, admin.headers['x-access-token'], 'zh-CN');
     const zhRes = await zh.put('/device/config', {
       deviceId: id,
@@ -583,7 +589,7 @@ describe('remote configuration', () => {
       config: { ...R40, lan: { ...R40.lan, ip: '300.1.1.1' } },
     });
     expect(zhRes.statusCode).toBe(400);
-    expect(zhRes.json().message).toMatch(/^config\.lan\.ip: 不符合 R40 的配置要求/);
+    expect(fieldText(zhRes.json())).toMatch(/^config\.lan\.ip: 不符合 R40 的配置要求/);
     // An unknown key is refused too (the device would not know it).
     expect((await set(id, 0, { ...R40, telnet: true })).statusCode).toBe(400);
 
@@ -591,7 +597,7 @@ describe('remote configuration', () => {
     const s27x = await register('S27X');
     const wrongSeries = await set(s27x.id, 0, withHeartbeat(30));
     expect(wrongSeries.statusCode).toBe(400);
-    expect(wrongSeries.json().message).toMatch(/^config\./);
+    expect(fieldText(wrongSeries.json())).toMatch(/^config\./);
 
     await new Promise((r) => setTimeout(r, 100));
     expect(device.downlinks).toEqual([]);
@@ -605,7 +611,7 @@ describe('remote configuration', () => {
     expect((await set(id, 0, withHeartbeat(30))).statusCode).toBe(200);
     const stale = await set(id, 0, withHeartbeat(40));
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toMatch(/^baseVersion: .*version 1/);
+    expect(fieldText(stale.json())).toMatch(/^baseVersion: .*version 1/);
     expect((await set(id, 2, withHeartbeat(40))).statusCode).toBe(409);
     expect((await state(id)).desired).toMatchObject({
       version: 1,

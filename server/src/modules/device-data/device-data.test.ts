@@ -1,7 +1,7 @@
 import { TELEMETRY_HISTORY_MAX_POINTS, type TDeviceEvent } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_COMPANY_ID } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import {
   DEVICE_PAGES,
   client,
@@ -217,16 +217,16 @@ describe('device telemetry and events', () => {
       `/device/telemetry/history?deviceId=${r40.id}&begin=${iso(now)}&end=${iso(now - 1000)}`,
     );
     expect(reversed.statusCode).toBe(400);
-    expect(reversed.json().message).toBe('end: must not be earlier than begin');
+    expect(fieldText(reversed.json())).toBe('end: must not be earlier than begin');
     const events = await admin.get(
       `/device/event/list?deviceId=${r40.id}&begin=${iso(now)}&end=${iso(now - 1000)}`,
     );
     expect(events.statusCode).toBe(400);
     const garbled = await admin.get(`/device/telemetry/history?deviceId=${r40.id}&begin=yesterday`);
     expect(garbled.statusCode).toBe(400);
-    expect(garbled.json().message).toBe('begin: must be an ISO 8601 date-time');
+    expect(fieldText(garbled.json())).toBe('begin: must be an ISO 8601 date-time');
     const level = await admin.get(`/device/event/list?deviceId=${r40.id}&level=panic`);
-    expect(level.json().message).toMatch(/^level: must be one of: info, warn, alarm, recovery/);
+    expect(fieldText(level.json())).toMatch(/^level: must be one of: info, warn, alarm, recovery/);
   });
 
   it('answers 404 for a device of another company or hidden by data rules', async () => {
@@ -257,10 +257,10 @@ describe('device telemetry and events', () => {
     expect(await admin.ok('GET', '/device/data/retention')).toEqual({ days: 30 });
     const zero = await admin.put('/device/data/retention', { days: 0 });
     expect(zero.statusCode).toBe(400);
-    expect(zero.json().message).toBe('days: must be at least 1');
+    expect(fieldText(zero.json())).toBe('days: must be at least 1');
     const half = await admin.put('/device/data/retention', { days: 1.5 });
     expect(half.statusCode).toBe(400);
-    expect(half.json().message).toMatch(/^days: /);
+    expect(fieldText(half.json())).toMatch(/^days: /);
 
     // A company administrator does not hold the permission; a user handed it is still refused.
     expect((await acmeAdmin.get('/device/data/retention')).statusCode).toBe(403);

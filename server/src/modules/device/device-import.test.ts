@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { client, importForm, type Client } from '../../test/devices.js';
 import { xlsxBuffer } from './device-sheet.js';
 
@@ -141,14 +141,14 @@ describe('device import and export', () => {
   ])('refuses a bad file %#', async (file, status, messageText) => {
     const res = await upload(file, { tokenId, dryRun: 'true' });
     expect(res.statusCode).toBe(status);
-    expect(res.json().message).toBe(messageText);
+    expect(fieldText(res.json())).toBe(messageText);
   });
 
   it('refuses bad form fields and another company’s token', async () => {
     const file = { name: 'a.csv', content: Buffer.from('sn,name,series\nF-1,x,R40\n') };
     const bad = await upload(file, { tokenId: "1' or '1'='1", dryRun: 'true' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('tokenId: is invalid');
+    expect(fieldText(bad.json())).toBe('tokenId: is invalid');
     const companyB = await t.createCompany('import-b');
     await t.createUser({
       username: 'importb',
@@ -172,14 +172,14 @@ describe('device import and export', () => {
       payload: {},
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().message).toBe('file: is required');
+    expect(fieldText(missing.json())).toBe('file: is required');
   });
 
   it('refuses a 50 MB file with 413', async () => {
     const content = Buffer.alloc(50 * 1024 * 1024, 'a');
     const res = await upload({ name: 'huge.csv', content }, { tokenId, dryRun: 'true' });
     expect(res.statusCode).toBe(413);
-    expect(res.json().message).toBe('file: must be at most 20 MB');
+    expect(fieldText(res.json())).toBe('file: must be at most 20 MB');
   });
 
   it('exports the current filter as CSV with localized headers', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { client, createRole, type Client } from '../../test/devices.js';
 
 describe('device groups', () => {
@@ -95,7 +95,7 @@ describe('device groups', () => {
       groupId: group.id,
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('groupId: group not found');
+    expect(fieldText(res.json())).toBe('groupId: group not found');
   });
 
   it('needs group:list or device:list for the group options, and the buttons to change', async () => {

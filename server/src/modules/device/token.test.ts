@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID } from '../../db/seed/seed.js';
 import { sha256 } from '../../platform/auth/tokens.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { DEVICE_PAGES, client, createRole, type Client } from '../../test/devices.js';
 
 describe('device token keys', () => {
@@ -148,12 +148,12 @@ describe('device token keys', () => {
 
   it.each([
     ['/device/token/add', { name: '' }, /^name: /],
-    ['/device/token/add', { name: 'x', extra: 1 }, /^extra: is not an allowed field/],
+    ['/device/token/add', { name: 'x', extra: 1 }, /extra is not an allowed field/],
     ['/device/token/add', { name: 'x'.repeat(65) }, /^name: must be at most 64 characters/],
   ])('refuses bad input %s %j', async (url, payload, expected) => {
     const res = await admin.post(url, payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(expected);
+    expect(fieldText(res.json())).toMatch(expected);
   });
 
   it.each(['column=updatexml(1,concat(0x7e,user(),0x7e),1)', 'order=desc%3Bdrop%20table%20x'])(

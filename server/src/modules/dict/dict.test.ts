@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 describe('dictionaries', () => {
   let t: TestContext;
@@ -44,7 +50,7 @@ describe('dictionaries', () => {
   ])('refuses the table-dictionary probe %s with 400', async (code) => {
     const res = await get(`/api/sys/dict/getDictItems/${encodeURIComponent(code)}`);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^dictCode: /);
+    expect(fieldText(res.json())).toMatch(/^dictCode: /);
     expect(res.body).not.toMatch(/argon2|password_hash/);
   });
 

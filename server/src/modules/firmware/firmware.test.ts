@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionService } from '../../platform/auth/permissions.js';
 import { newId } from '../../platform/db/ids.js';
 import { FileStore } from '../../platform/files/file-store.js';
-import { ADMIN_PASSWORD, createTestApp, type TestContext } from '../../test/app.js';
+import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import { client, type Client } from '../../test/devices.js';
 import { FirmwareRepository } from './firmware.repository.js';
@@ -139,24 +139,24 @@ describe('firmware library', () => {
       const file = randomBytes(1000);
       const badSeries = await upload(admin, { series: 'X9', version: '1.0.0' }, file);
       expect(badSeries.statusCode).toBe(400);
-      expect(badSeries.json().message).toBe('series: must be one of: R40, BL10X, S27X');
+      expect(fieldText(badSeries.json())).toBe('series: must be one of: R40, BL10X, S27X');
 
       const badVersion = await upload(admin, { series: 'R40', version: 'v1' }, file);
       expect(badVersion.statusCode).toBe(400);
-      expect(badVersion.json().message).toBe(
+      expect(fieldText(badVersion.json())).toBe(
         'version: must be dotted numbers such as 1.2.3, optionally -suffix',
       );
       const zh = await upload(admin, { series: 'R40', version: 'v1' }, file, 'zh-CN');
-      expect(zh.json().message).toBe('version: 必须是以点分隔的数字，如 1.2.3，可带 -后缀');
+      expect(fieldText(zh.json())).toBe('version: 必须是以点分隔的数字，如 1.2.3，可带 -后缀');
 
       const missing = await upload(admin, { version: '1.0.0' }, file);
-      expect(missing.json().message).toBe('series: must be one of: R40, BL10X, S27X');
+      expect(fieldText(missing.json())).toBe('series: must be one of: R40, BL10X, S27X');
       const unknown = await upload(admin, { series: 'R40', version: '1.0.0', x: '1' }, file);
-      expect(unknown.json().message).toBe('x: is not an allowed field');
+      expect(unknown.json().message).toBe('x is not an allowed field');
 
       const empty = await upload(admin, { series: 'R40', version: '1.0.0' }, Buffer.alloc(0));
       expect(empty.statusCode).toBe(400);
-      expect(empty.json().message).toBe('file: must not be empty');
+      expect(fieldText(empty.json())).toBe('file: must not be empty');
 
       const noFile = await t.app.inject({
         method: 'POST',
@@ -165,7 +165,7 @@ describe('firmware library', () => {
         payload: { series: 'R40', version: '1.0.0' },
       });
       expect(noFile.statusCode).toBe(400);
-      expect(noFile.json().message).toMatch(/^file: /);
+      expect(fieldText(noFile.json())).toMatch(/^file: /);
 
       const list = await admin.ok('GET', '/firmware/list?version=1.0.0');
       expect(list.total).toBe(0);
@@ -178,7 +178,7 @@ describe('firmware library', () => {
       const files = storedFiles().length;
       const again = await upload(admin, { series: 'BL10X', version: '1.4.0' }, randomBytes(2000));
       expect(again.statusCode).toBe(409);
-      expect(again.json().message).toBe('version: BL10X firmware 1.4.0 already exists');
+      expect(fieldText(again.json())).toBe('version: BL10X firmware 1.4.0 already exists');
       expect(storedFiles().length).toBe(files);
       // Another series, or another company, may have the same version.
       expect(
@@ -205,7 +205,7 @@ describe('firmware library', () => {
           [randomBytes(MIB / 2), randomBytes(MIB / 2), randomBytes(1)],
         );
         expect(over.statusCode).toBe(413);
-        expect(over.json().message).toBe(
+        expect(fieldText(over.json())).toBe(
           'file: firmware files must not exceed 1 MiB (1048576 bytes)',
         );
         // The rest of the body is not read: the connection closes.
@@ -216,7 +216,7 @@ describe('firmware library', () => {
           randomBytes(MIB + 10),
           'zh-CN',
         );
-        expect(zh.json().message).toBe('file: 固件文件不能超过 1 MiB (1048576 bytes)');
+        expect(fieldText(zh.json())).toBe('file: 固件文件不能超过 1 MiB (1048576 bytes)');
         // Declared far over the limit: refused before the body is read.
         const declared = await upload(
           admin,
@@ -242,7 +242,7 @@ describe('firmware library', () => {
       expect(change.statusCode).toBe(403);
       const tooSmall = await admin.put('/firmware/settings', { maxBytes: 1000 });
       expect(tooSmall.statusCode).toBe(400);
-      expect(tooSmall.json().message).toBe('maxBytes: must be at least 1048576');
+      expect(fieldText(tooSmall.json())).toBe('maxBytes: must be at least 1048576');
     });
 
     it('needs firmware:upload', async () => {
@@ -362,7 +362,7 @@ describe('firmware library', () => {
         const res = await fetchUrl(url, { range });
         expect(res.statusCode, range).toBe(416);
         expect(res.headers['content-range']).toBe(`bytes */${content.length}`);
-        expect(res.json().message).toBe(
+        expect(fieldText(res.json())).toBe(
           'Range: the requested bytes are beyond the end of the file',
         );
       }

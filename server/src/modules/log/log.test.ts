@@ -6,6 +6,7 @@ import {
   authHeaders,
   createTestApp,
   type TestContext,
+  fieldText,
 } from '../../test/app.js';
 
 describe('logs and login statistics', () => {
@@ -104,7 +105,7 @@ describe('logs and login statistics', () => {
     const res = await get(`/api/sys/log/list?${query}`, admin, { 'accept-language': 'en-US' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, code: 400, result: null });
-    expect(res.json().message).toMatch(/^\w+: /);
+    expect(fieldText(res.json())).toMatch(/^\w+: /);
   });
 
   it('records operations by signed-in users, never reads', async () => {
@@ -126,8 +127,40 @@ describe('logs and login statistics', () => {
       requestUrl: '/api/sys/selectDepart',
       status: 200,
       username: 'admin',
-      operateType: 'selectDepart',
+      operateType: 'edit',
+      logContent: '切换部门 admin',
     });
+    expect(JSON.parse(records[0].requestParams)).toEqual({
+      body: { username: 'admin', orgCode: 'A01A02' },
+    });
+  });
+
+  // Issue 16: the type column showed POST, delete, selectDepart and the content `POST /api/...`.
+  it('says what happened in words, in the reader’s language, with passwords left out', async () => {
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/sys/user/add',
+      headers: authHeaders(admin),
+      payload: { username: 'viewer1', realname: 'Viewer', password: 'Viewer-Pass-77' },
+    });
+    expect(added.statusCode).toBe(200);
+    const row = async (lang: string) =>
+      vi.waitFor(async () => {
+        const res = await get('/api/sys/log/list?logType=2&keyWord=viewer1', admin, {
+          'accept-language': lang,
+        });
+        const rows = res.json().result.records;
+        expect(rows).toHaveLength(1);
+        return rows[0];
+      });
+    expect(await row('zh-CN')).toMatchObject({
+      operateType: 'add',
+      logContent: '新增用户 viewer1',
+    });
+    const en = await row('en-US');
+    expect(en).toMatchObject({ operateType: 'add', logContent: 'Added user viewer1' });
+    expect(en.requestParams).toContain('"username":"viewer1"');
+    expect(en.requestParams).not.toContain('Viewer-Pass-77');
   });
 
   it('counts today’s logins, distinct IPs and all logins', async () => {

@@ -22,7 +22,9 @@ export function registerOperationLog(app: FastifyInstance, logs: LogService): ()
         status: reply.statusCode,
         ip: request.ip,
         costMs: reply.elapsedTime,
-        operateType: request.routeOptions.config.operateType ?? request.method,
+        declaredVerb: request.routeOptions.config.operateType,
+        query: request.query,
+        body: request.body,
       })
       .catch((err: unknown) => request.log.error({ err }, 'operation log write failed'))
       .finally(() => pending.delete(write));

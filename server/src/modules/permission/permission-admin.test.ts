@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionId } from '../../db/seed/seed.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 
 const PASSWORD = 'Strong-Pass-42';
@@ -144,7 +150,7 @@ describe('menu permission administration', () => {
     ])('refuses %s', async (_, body, status, message) => {
       const res = await call(admin, 'POST', '/sys/permission/add', body);
       expect(res.statusCode).toBe(status);
-      if (message) expect(res.json().message).toBe(message);
+      if (message) expect(fieldText(res.json())).toBe(message);
     });
 
     it('edits a row and refuses a cycle', async () => {
@@ -271,7 +277,7 @@ describe('menu permission administration', () => {
     ])('refuses %s', async (_, extra, message) => {
       const res = await call(admin, 'POST', '/sys/permission/addPermissionRule', rule(extra));
       expect(res.statusCode).toBe(400);
-      if (message) expect(res.json().message).toBe(message);
+      if (message) expect(fieldText(res.json())).toBe(message);
     });
 
     it('refuses rules on a permission without rule columns', async () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/db/ids.js';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 /** A role in `companyId` holding exactly the permission rows with these codes. */
 async function roleWith(t: TestContext, companyId: string, codes: string[]): Promise<string> {
@@ -143,7 +149,7 @@ describe('positions', () => {
       { 'accept-language': 'en-US' },
     );
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().message).toBe('code: this position code already exists');
+    expect(fieldText(dup.json())).toBe('code: this position code already exists');
     const inB = await call('POST', '/api/sys/position/add', bossB, {
       code: 'MGR',
       name: 'B mgr',
@@ -161,7 +167,7 @@ describe('positions', () => {
       { 'accept-language': 'en-US' },
     );
     expect(rank.statusCode).toBe(400);
-    expect(rank.json().message).toBe('postRank: not a valid rank');
+    expect(fieldText(rank.json())).toBe('postRank: not a valid rank');
     const mass = await call('POST', '/api/sys/position/add', admin, {
       code: 'X2',
       name: 'X',

@@ -6,6 +6,7 @@ import {
   authHeaders,
   createTestApp,
   type TestContext,
+  fieldText,
 } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 
@@ -83,7 +84,7 @@ describe('role administration', () => {
         roleName: 'x',
       });
       expect(again.statusCode).toBe(409);
-      expect(again.json().message).toBe('roleCode: this role code already exists');
+      expect(fieldText(again.json())).toBe('roleCode: this role code already exists');
       const otherCompany = await call(acmeAdmin, 'POST', '/sys/role/add', {
         roleCode: 'auditor',
         roleName: 'Acme auditor',
@@ -235,7 +236,7 @@ describe('role administration', () => {
         permissionIds: ['f'.repeat(32)],
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('permissionIds: contains an unknown permission');
+      expect(fieldText(res.json())).toBe('permissionIds: contains an unknown permission');
     });
 
     it('lets a company administrator grant only what they hold', async () => {

@@ -8,6 +8,7 @@ import {
   authHeaders,
   createTestApp,
   type TestContext,
+  fieldText,
 } from '../../test/app.js';
 import { createCompanyAdmin, createRole } from '../../test/company-admin.js';
 
@@ -184,7 +185,7 @@ describe('login account administration', () => {
     ])('refuses a duplicate or invalid %s', async (_, extra, status, message) => {
       const res = await call(admin, 'POST', '/sys/user/add', body(extra));
       expect(res.statusCode).toBe(status);
-      expect(res.json().message).toBe(message);
+      expect(fieldText(res.json())).toBe(message);
     });
 
     it.each([['status'], ['del_flag'], ['password_hash'], ['isPlatform']])(
@@ -215,7 +216,7 @@ describe('login account administration', () => {
         body({ username: 'x1', phone: null, email: null, roleIds: [acme.roleId] }),
       );
       expect(role.statusCode).toBe(400);
-      expect(role.json().message).toBe('roleIds: contains an entry of another company');
+      expect(fieldText(role.json())).toBe('roleIds: contains an entry of another company');
       const depart = await call(
         acmeAdmin,
         'POST',
@@ -229,7 +230,7 @@ describe('login account administration', () => {
         }),
       );
       expect(depart.statusCode).toBe(400);
-      expect(depart.json().message).toBe('departIds: contains an entry of another company');
+      expect(fieldText(depart.json())).toBe('departIds: contains an entry of another company');
     });
 
     it('lets a platform administrator add a user to a customer company', async () => {
@@ -463,7 +464,7 @@ describe('login account administration', () => {
         status: '2',
       });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().message).toBe('ids: not a valid list of ids');
+      expect(fieldText(bad.json())).toBe('ids: not a valid list of ids');
     });
   });
 
@@ -488,7 +489,7 @@ describe('login account administration', () => {
         confirmpassword: 'password123',
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('password: is too common');
+      expect(fieldText(res.json())).toBe('password: is too common');
     });
   });
 

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+  fieldText,
+} from '../../test/app.js';
 
 describe('user self-service', () => {
   let t: TestContext;
@@ -80,7 +86,7 @@ describe('user self-service', () => {
     it('validates the body', async () => {
       const res = await select(admin, { username: 'admin' });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('orgCode: 不能为空');
+      expect(fieldText(res.json())).toBe('orgCode: 不能为空');
     });
   });
 
@@ -136,12 +142,12 @@ describe('user self-service', () => {
     ])('refuses the easy password %s', async (password, message) => {
       const res = await change(operator, body('operator1', 'Operator-Pass-1', password), 'en-US');
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(message);
+      expect(fieldText(res.json())).toBe(message);
     });
 
     it('names the field in Chinese too', async () => {
       const res = await change(operator, body('operator1', 'Operator-Pass-1', 'short'));
-      expect(res.json().message).toBe('password: 至少 8 个字符');
+      expect(fieldText(res.json())).toBe('password: 至少 8 个字符');
     });
 
     it('refuses a confirmation that differs', async () => {
@@ -151,7 +157,7 @@ describe('user self-service', () => {
         'en-US',
       );
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('confirmpassword: must equal password');
+      expect(fieldText(res.json())).toBe('confirmpassword: must equal password');
     });
 
     it('changes the password and ends every session of the user', async () => {

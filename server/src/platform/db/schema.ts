@@ -210,6 +210,10 @@ export interface SysLogTable {
   status: number | null;
   cost_time: number | null;
   create_time: number;
+  /** JSON `{ action, subject, name? }` of an operation: rendered in the reader's language. */
+  content_params: string | null;
+  /** JSON of the query and body, secrets left out: what the details drawer shows. */
+  request_params: string | null;
 }
 
 export interface DeviceTokenTable {

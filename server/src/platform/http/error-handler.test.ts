@@ -68,13 +68,73 @@ describe('envelope and errors', () => {
       url: '/api/sys/log/list?pageSize=5000',
       headers: authHeaders(token, { 'accept-language': 'en-US' }),
     });
-    expect(res.json().message).toBe('pageSize: must be at most 1000');
+    expect(res.json()).toMatchObject({
+      message: 'Page size: must be at most 1000',
+      errors: [{ field: 'pageSize', message: 'must be at most 1000' }],
+    });
     const zh = await t.app.inject({
       method: 'GET',
       url: '/api/sys/log/list?pageSize=5000',
       headers: authHeaders(token),
     });
-    expect(zh.json().message).toBe('pageSize: 不能大于 1000');
+    expect(zh.json()).toMatchObject({
+      message: '每页条数：不能大于 1000',
+      errors: [{ field: 'pageSize', message: '不能大于 1000' }],
+    });
+  });
+
+  // Issue 16: "roleCode: 角色编码已存在", "code: 职务编码已存在", "password: 过于常见，请换一个",
+  // "id: 必须是 32 位 ID" showed API keys to the reader; the form could not tell which field.
+  it('names fields by label in the message and by key in errors, in both languages', async () => {
+    const token = await t.login('admin', ADMIN_PASSWORD);
+    const call = (method: 'POST' | 'PUT', url: string, payload: object, lang = 'zh-CN') =>
+      t.app.inject({
+        method,
+        url: `/api${url}`,
+        headers: authHeaders(token, { 'accept-language': lang }),
+        payload,
+      });
+    const role = { roleCode: 'msgcheck', roleName: 'x' };
+    expect((await call('POST', '/sys/role/add', role)).statusCode).toBe(200);
+    const position = { code: 'MSGCHECK', name: 'x', postRank: '3' };
+    expect((await call('POST', '/sys/position/add', position)).statusCode).toBe(200);
+    const weak = { username: 'admin', password: 'password123', confirmpassword: 'password123' };
+    const badId = { id: 'x', roleCode: 'x1', roleName: 'x' };
+    const cases = [
+      [
+        ['POST', '/sys/role/add', role],
+        'roleCode',
+        '角色编码已存在',
+        'this role code already exists',
+      ],
+      [
+        ['POST', '/sys/position/add', position],
+        'code',
+        '职务编码已存在',
+        'this position code already exists',
+      ],
+      [
+        ['PUT', '/sys/user/changePassword', weak],
+        'password',
+        '密码：过于常见，请换一个',
+        'Password: is too common',
+      ],
+      [['PUT', '/sys/role/edit', badId], 'id', '必须是 32 位 ID', 'must be a 32-character id'],
+    ] as const;
+    for (const [[method, url, body], field, zh, en] of cases) {
+      for (const [lang, text] of [
+        ['zh-CN', zh],
+        ['en-US', en],
+      ] as const) {
+        const res = await call(method, url, body, lang);
+        expect(res.statusCode).toBeGreaterThanOrEqual(400);
+        const json = res.json();
+        expect(json.message).toBe(text);
+        expect(json.errors).toHaveLength(1);
+        expect(json.errors[0].field).toBe(field);
+        expect(text.endsWith(json.errors[0].message)).toBe(true);
+      }
+    }
   });
 });
 

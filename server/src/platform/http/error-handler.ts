@@ -3,9 +3,10 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
 import { failure } from './envelope.js';
-import { languageOf } from './i18n.js';
+import { parseFieldProblems, readableProblems, type FieldProblem } from './field-problems.js';
+import { languageOf, type Lang } from './i18n.js';
 import { message, type MessageKey } from './messages.js';
-import { validationMessage } from './validation-message.js';
+import { validationProblems } from './validation-message.js';
 
 const STATUS_MESSAGES: Record<number, MessageKey> = {
   401: 'unauthorized',
@@ -17,17 +18,29 @@ const STATUS_MESSAGES: Record<number, MessageKey> = {
   429: 'tooManyRequests',
 };
 
-function send(reply: FastifyReply, status: number, text: string) {
-  return reply.code(status).type('application/json; charset=utf-8').send(failure(status, text));
+function send(reply: FastifyReply, status: number, text: string, errors: FieldProblem[] = []) {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(failure(status, text, errors));
+}
+
+/** A 4xx about fields: the fields for a form, the message for a person (labels, not keys). */
+function sendProblems(reply: FastifyReply, status: number, problems: FieldProblem[], lang: Lang) {
+  return send(reply, status, readableProblems(problems, lang), problems);
 }
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const lang = languageOf(request);
   if (error instanceof AppError) {
-    return send(reply, error.httpStatus, message(lang, error.code, error.params));
+    const text = message(lang, error.code, error.params);
+    const problems = error.httpStatus < 500 ? parseFieldProblems(text) : [];
+    if (problems.length > 0) return sendProblems(reply, error.httpStatus, problems, lang);
+    return send(reply, error.httpStatus, text);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return send(reply, 400, validationMessage(error.validation, error.validationContext, lang));
+    const problems = validationProblems(error.validation, error.validationContext, lang);
+    return sendProblems(reply, 400, problems, lang);
   }
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -1,9 +1,10 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import type { FieldProblem } from './field-problems.js';
 import type { Lang } from './i18n.js';
 
 /**
- * Turns zod issues (as fastify-type-provider-zod reports them) into `field: rule` messages in the
- * request's language, e.g. `password: must be at least 8 characters`.
+ * Turns zod issues (as fastify-type-provider-zod reports them) into field problems in the
+ * request's language, e.g. `{ field: 'password', message: 'must be at least 8 characters' }`.
  */
 
 type Issue = FastifySchemaValidationError;
@@ -102,24 +103,22 @@ function ruleOf(issue: Issue, lang: Lang): string {
   }
 }
 
-export function validationMessage(
+export function validationProblems(
   issues: Issue[],
   context: string | undefined,
   lang: Lang,
-): string {
-  return issues
-    .slice(0, 3)
-    .flatMap((issue) => {
-      if (issue.keyword === 'unrecognized_keys') {
-        const params = (issue.params ?? {}) as IssueParams;
-        const keys = Array.isArray(params.keys) ? params.keys.map(String) : [];
-        const prefix = issue.instancePath.split('/').filter(Boolean).join('.');
-        return keys.map(
-          (k) =>
-            `${prefix ? `${prefix}.` : ''}${k}: ${lang === 'en-US' ? 'is not an allowed field' : '不允许的字段'}`,
-        );
-      }
-      return [`${fieldOf(issue, context)}: ${ruleOf(issue, lang)}`];
-    })
-    .join('; ');
+): FieldProblem[] {
+  return issues.slice(0, 3).flatMap((issue) => {
+    if (issue.keyword === 'unrecognized_keys') {
+      const params = (issue.params ?? {}) as IssueParams;
+      const keys = Array.isArray(params.keys) ? params.keys.map(String) : [];
+      const prefix = issue.instancePath.split('/').filter(Boolean).join('.');
+      // The key is the field here: a reader must learn which one the server did not expect.
+      return keys.map((k) => ({
+        field: `${prefix ? `${prefix}.` : ''}${k}`,
+        message: lang === 'en-US' ? `${k} is not an allowed field` : `不允许的字段 ${k}`,
+      }));
+    }
+    return [{ field: fieldOf(issue, context), message: ruleOf(issue, lang) }];
+  });
 }

@@ -1007,6 +1007,18 @@ const enUS: Messages = {
     operateType: 'Operation type',
     status: 'Status',
     costTime: 'Duration (ms)',
+    actions: 'Actions',
+    details: 'Details',
+    params: 'Parameters',
+    types: {
+      query: 'Query',
+      add: 'Add',
+      edit: 'Edit',
+      delete: 'Delete',
+      import: 'Import',
+      export: 'Export',
+      login: 'Login',
+    },
   },
   notice: {
     bell: 'Notifications',

@@ -991,6 +991,18 @@ const zhCN = {
     operateType: '操作类型',
     status: '状态',
     costTime: '耗时（毫秒）',
+    actions: '操作',
+    details: '详情',
+    params: '请求参数',
+    types: {
+      query: '查询',
+      add: '新增',
+      edit: '修改',
+      delete: '删除',
+      import: '导入',
+      export: '导出',
+      login: '登录',
+    },
   },
   notice: {
     bell: '消息通知',

@@ -1,6 +1,8 @@
 import { ModalForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import type { TDictItem, TPosition, TPositionAdd } from '@blrms/contracts';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { submitForm } from '../../shared/field-errors';
 
 type Props = {
   open: boolean;
@@ -12,10 +14,12 @@ type Props = {
 
 export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: Props) {
   const { t } = useTranslation();
+  const [form] = Form.useForm<TPositionAdd>();
   return (
     <ModalForm<TPositionAdd>
       name="position"
       key={editing?.id ?? 'new'}
+      form={form}
       title={editing ? t('position.edit') : t('position.add')}
       open={open}
       width={480}
@@ -26,7 +30,7 @@ export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: P
           : undefined
       }
       onFinish={async (values) => {
-        await onSubmit(values);
+        if (!(await submitForm(form, () => onSubmit(values)))) return false;
         onClose();
         return true;
       }}

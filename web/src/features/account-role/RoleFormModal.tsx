@@ -1,6 +1,8 @@
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import type { TRole, TRoleAdd } from '@blrms/contracts';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { submitForm } from '../../shared/field-errors';
 
 type Props = {
   open: boolean;
@@ -11,9 +13,11 @@ type Props = {
 
 export function RoleFormModal({ open, editing, onClose, onSubmit }: Props) {
   const { t } = useTranslation();
+  const [form] = Form.useForm<TRoleAdd>();
   return (
     <ModalForm<TRoleAdd>
       key={editing?.id ?? 'new'}
+      form={form}
       title={editing ? t('roleAdmin.edit') : t('roleAdmin.add')}
       open={open}
       width={480}
@@ -29,12 +33,15 @@ export function RoleFormModal({ open, editing, onClose, onSubmit }: Props) {
           : undefined
       }
       onFinish={async (values) => {
-        await onSubmit({
-          roleCode: values.roleCode.trim(),
-          roleName: values.roleName.trim(),
-          roleNameEn: values.roleNameEn?.trim() || null,
-          description: values.description?.trim() || null,
-        });
+        const saved = await submitForm(form, () =>
+          onSubmit({
+            roleCode: values.roleCode.trim(),
+            roleName: values.roleName.trim(),
+            roleNameEn: values.roleNameEn?.trim() || null,
+            description: values.description?.trim() || null,
+          }),
+        );
+        if (!saved) return false;
         onClose();
         return true;
       }}

@@ -2,6 +2,7 @@ import { ModalForm, ProFormText } from '@ant-design/pro-components';
 import type { TAdminChangePassword, TAdminUser } from '@blrms/contracts';
 import { Alert, Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { submitForm } from '../../shared/field-errors';
 import { generatePassword } from './generate-password';
 
 type Values = { password: string; confirmpassword: string };
@@ -30,7 +31,9 @@ export function ResetPasswordModal({ user, onClose, onSubmit }: Props) {
       modalProps={{ destroyOnHidden: true, onCancel: onClose }}
       onFinish={async (values) => {
         if (!user) return false;
-        await onSubmit({ username: user.username, ...values });
+        if (!(await submitForm(form, () => onSubmit({ username: user.username, ...values })))) {
+          return false;
+        }
         onClose();
         return true;
       }}

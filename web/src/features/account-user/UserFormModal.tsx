@@ -8,6 +8,7 @@ import type { TAdminUser, TAdminUserAdd, TAdminUserEdit } from '@blrms/contracts
 import { Button, Form, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { generatePassword } from './generate-password';
+import { submitForm } from '../../shared/field-errors';
 import { useCompanyOptions, useDepartTree, usePositionOptions, useRoleOptions } from './use-users';
 
 type Values = {
@@ -83,16 +84,19 @@ export function UserFormModal(props: Props) {
           departIds: inCurrentCompany ? (values.departIds ?? []) : [],
           positionIds: inCurrentCompany ? (values.positionIds ?? []) : [],
         };
-        await onSubmit(
-          editing
-            ? { id: editing.id, ...common }
-            : {
-                ...common,
-                username: values.username ?? '',
-                password: values.password ?? '',
-                ...(canChooseCompany && values.companyId ? { companyId: values.companyId } : {}),
-              },
+        const saved = await submitForm(form, () =>
+          onSubmit(
+            editing
+              ? { id: editing.id, ...common }
+              : {
+                  ...common,
+                  username: values.username ?? '',
+                  password: values.password ?? '',
+                  ...(canChooseCompany && values.companyId ? { companyId: values.companyId } : {}),
+                },
+          ),
         );
+        if (!saved) return false;
         onClose();
         return true;
       }}

@@ -190,14 +190,14 @@ export function CampaignFormModal({
         reportApiError(e);
         return;
       }
-      const { fields, rest } = fieldErrorsOf(e.message, (path) => {
+      const { fields, rest } = fieldErrorsOf(e, (path) => {
         const field = upgradeFieldOf(path, values.wavePreset);
         return field ? [field] : null;
       });
       form.setFields(
         fields.map((f) => ({ name: f.name[0] as keyof UpgradeFormValues, errors: f.errors })),
       );
-      setSubmitError(rest);
+      setSubmitError(rest?.message ?? null);
     }
   };
 

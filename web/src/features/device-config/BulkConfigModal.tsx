@@ -130,9 +130,9 @@ export default function BulkConfigModal({
     setNotice(null);
   };
 
-  const showServerProblems = (text: string) => {
+  const showServerProblems = (error: ApiError) => {
     const fields = series ? configFields(series) : [];
-    const inPatch = fieldErrorsOf(text, (path) =>
+    const inPatch = fieldErrorsOf(error, (path) =>
       path[0] === 'configPatch' ? serverFieldName(fields, path.slice(1)) : null,
     );
     configForm.setFields(inPatch.fields.map((f) => ({ name: [...f.name], errors: f.errors })));
@@ -143,7 +143,7 @@ export default function BulkConfigModal({
     rolloutForm.setFields(
       inRollout.fields.map((f) => ({ name: f.name[0] as keyof Rollout, errors: f.errors })),
     );
-    setNotice(inRollout.rest);
+    setNotice(inRollout.rest?.message ?? null);
   };
 
   const submit = async () => {
@@ -188,7 +188,7 @@ export default function BulkConfigModal({
       void navigate(`/device/campaign/${campaign.id}`);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      if ([400, 403, 409].includes(e.status)) showServerProblems(e.message);
+      if ([400, 403, 409].includes(e.status)) showServerProblems(e);
       else reportApiError(e);
     }
   };

@@ -98,11 +98,11 @@ export default function ConfigEditDrawer({
         return;
       }
       if (e.status === 400) {
-        const { fields: onFields, rest } = fieldErrorsOf(e.message, (path) =>
+        const { fields: onFields, rest } = fieldErrorsOf(e, (path) =>
           serverFieldName(fields, path),
         );
         form.setFields(onFields.map((f) => ({ name: [...f.name], errors: f.errors })));
-        if (rest) setNotice({ type: 'error', text: rest });
+        if (rest) setNotice({ type: 'error', text: rest.message });
         return;
       }
       reportApiError(e);

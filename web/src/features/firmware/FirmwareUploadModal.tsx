@@ -97,7 +97,7 @@ export function FirmwareUploadModal({
       }
       // The server names the field (`version: ... already exists`); a 413 is the file's, a 409
       // the version's, when it does not.
-      const { fields, rest } = fieldErrorsOf(e.message, (path) =>
+      const { fields, rest } = fieldErrorsOf(e, (path) =>
         path[0] && FIELDS.has(path[0]) ? [path[0]] : null,
       );
       const fallback = e.status === 413 ? 'file' : e.status === 409 ? 'version' : null;
@@ -106,7 +106,7 @@ export function FirmwareUploadModal({
         return;
       }
       form.setFields(fields.map((f) => ({ name: f.name[0] as keyof Values, errors: f.errors })));
-      setOtherError(rest);
+      setOtherError(rest?.message ?? null);
     } finally {
       setSent(null);
     }

@@ -1,10 +1,12 @@
 import { ProTable } from '@ant-design/pro-components';
 import type { TSysLog } from '@blrms/contracts';
 import { LOG_TYPE, SYS_LOG_SORT_COLUMNS } from '@blrms/contracts';
-import { Card, Tabs } from 'antd';
+import { Card, Descriptions, Drawer, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../shared/format';
+import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import type { LogSearch } from './columns';
 import { logColumns } from './columns';
@@ -26,6 +28,8 @@ const isSortColumn = (v: unknown): v is SortColumn => SYS_LOG_SORT_COLUMNS.some(
 export default function LogListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useState<SysLogParams>(DEFAULT_PARAMS);
+  const [details, setDetails] = useState<TSysLog | null>(null);
+  const narrow = useNarrowScreen();
   const logs = useSysLogs(params);
   // The filter form needs the list permission; the server checks it again on every call.
   const canFilter = useHasAction('system:log:list');
@@ -58,7 +62,7 @@ export default function LogListPage() {
       <ProTable<TSysLog, LogSearch>
         key={params.logType}
         rowKey="id"
-        columns={logColumns(t, params.logType)}
+        columns={logColumns(t, params.logType, setDetails)}
         dataSource={logs.data?.records ?? []}
         loading={logs.isFetching}
         search={canFilter ? { labelWidth: 'auto', defaultCollapsed: false } : false}
@@ -86,6 +90,38 @@ export default function LogListPage() {
         }}
         data-testid="log-table"
       />
+      <Drawer
+        open={details !== null}
+        title={details?.logContent}
+        width={narrow ? '100%' : 560}
+        onClose={() => setDetails(null)}
+        data-testid="log-details"
+      >
+        {details && (
+          <Descriptions column={1} bordered size="small">
+            <Descriptions.Item label={t('log.time')}>
+              {formatDateTime(details.createTime)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('log.username')}>{details.username}</Descriptions.Item>
+            <Descriptions.Item label={t('log.ip')}>{details.ip}</Descriptions.Item>
+            <Descriptions.Item label={t('log.method')}>{details.method}</Descriptions.Item>
+            <Descriptions.Item label={t('log.url')}>
+              <Typography.Text code>{details.requestUrl}</Typography.Text>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('log.params')}>
+              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }} code>
+                {details.requestParams
+                  ? JSON.stringify(JSON.parse(details.requestParams), null, 2)
+                  : '-'}
+              </Typography.Paragraph>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('log.status')}>{details.status ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('log.costTime')}>
+              {details.costTime ?? '-'}
+            </Descriptions.Item>
+          </Descriptions>
+        )}
+      </Drawer>
     </Card>
   );
 }

@@ -11,7 +11,31 @@ export type LogSearch = { keyWord?: string; createTime?: [string, string] };
 const statusColor = (status: number) =>
   status >= 500 ? 'error' : status >= 400 ? 'warning' : 'success';
 
-export function logColumns(t: TFunction, logType: number): ProColumns<TSysLog>[] {
+const TYPE_COLOR = {
+  add: 'green',
+  edit: 'blue',
+  delete: 'red',
+  import: 'purple',
+  export: 'cyan',
+  query: 'default',
+  login: 'gold',
+} as const;
+
+type OperateType = keyof typeof TYPE_COLOR;
+const isKnownType = (type: string): type is OperateType => type in TYPE_COLOR;
+
+/** 查询/新增/修改/删除/导入/导出/登录; a type the console does not know shows as stored. */
+function typeTag(t: TFunction, type: string | null) {
+  if (!type) return '-';
+  if (!isKnownType(type)) return <Tag>{type}</Tag>;
+  return <Tag color={TYPE_COLOR[type]}>{t(`log.types.${type}`)}</Tag>;
+}
+
+export function logColumns(
+  t: TFunction,
+  logType: number,
+  showDetails: (row: TSysLog) => void,
+): ProColumns<TSysLog>[] {
   const isOperation = logType === LOG_TYPE.operation;
   const columns: (ProColumns<TSysLog> | false)[] = [
     {
@@ -50,14 +74,7 @@ export function logColumns(t: TFunction, logType: number): ProColumns<TSysLog>[]
       dataIndex: 'operateType',
       width: 110,
       hideInSearch: true,
-    },
-    isOperation && { title: t('log.method'), dataIndex: 'method', width: 90, hideInSearch: true },
-    isOperation && {
-      title: t('log.url'),
-      dataIndex: 'requestUrl',
-      ellipsis: true,
-      hideInSearch: true,
-      render: (_, row) => <Typography.Text code>{row.requestUrl}</Typography.Text>,
+      render: (_, row) => typeTag(t, row.operateType),
     },
     isOperation && {
       title: t('log.status'),
@@ -77,6 +94,18 @@ export function logColumns(t: TFunction, logType: number): ProColumns<TSysLog>[]
       hideInSearch: true,
     },
     { title: t('log.content'), dataIndex: 'logContent', ellipsis: true, hideInSearch: true },
+    isOperation && {
+      title: t('log.actions'),
+      key: 'actions',
+      width: 90,
+      fixed: 'right',
+      hideInSearch: true,
+      render: (_, row) => (
+        <Typography.Link onClick={() => showDetails(row)} data-testid="log-details-open">
+          {t('log.details')}
+        </Typography.Link>
+      ),
+    },
   ];
   return columns.filter((c): c is ProColumns<TSysLog> => c !== false);
 }
