@@ -194,7 +194,7 @@ describe('user self-service', () => {
         expect(found.length).toBeGreaterThan(0);
         return found;
       });
-      expect(rows.map((r) => r.operate_type)).toContain('updatePassword');
+      expect(rows.map((r) => r.operate_type)).toContain('edit');
       expect(JSON.stringify(rows)).not.toMatch(/Brand-New-Pass|Operator-Pass/);
     });
   });
