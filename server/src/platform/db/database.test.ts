@@ -31,6 +31,39 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
   });
 });
 
+describe.skipIf(!process.env.DATABASE_URL)(
+  'PostgreSQL connection ended inside a transaction',
+  () => {
+    it('fails the transaction as unavailable instead of crashing the process, and recovers', async () => {
+      const { db } = createDatabase({ dialect: 'postgres', url: process.env.DATABASE_URL! });
+      const admin = createDatabase({ dialect: 'postgres', url: process.env.DATABASE_URL! });
+      try {
+        const failed = await db
+          .transaction()
+          .execute(async (trx) => {
+            const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(
+              trx,
+            );
+            await sql`select pg_terminate_backend(${rows[0]!.pid})`.execute(admin.db);
+            // The server's notice arrives while the connection is checked out and idle.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await sql`select 1`.execute(trx);
+          })
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(unavailableCause(failed)).not.toBeNull();
+        const again = await sql<{ ok: number }>`select 1 as ok`.execute(db);
+        expect(again.rows[0]!.ok).toBe(1);
+      } finally {
+        await admin.db.destroy();
+        await db.destroy();
+      }
+    });
+  },
+);
+
 describe('PostgreSQL out of reach', () => {
   /** What a query on a pool of this URL fails with, and how long it took. */
   async function failure(url: string): Promise<{ cause: string | null; ms: number }> {

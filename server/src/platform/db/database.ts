@@ -67,7 +67,13 @@ export function createDatabase(
     });
     pool.on('error', (error) => events.idleError?.(fromDatabase(error)));
     const connected = events.connected;
-    if (connected) pool.on('connect', () => connected());
+    pool.on('connect', (client) => {
+      // The pool listens for errors of idle connections only. A connection the server ends while
+      // it is checked out between two statements (inside a transaction) emits its error with no
+      // listener, which would crash the process: its next statement fails instead, as unavailable.
+      client.on('error', ignoreCheckedOutError);
+      connected?.();
+    });
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: markingErrors(pool) }) }),
       dialect: 'postgres',
@@ -89,6 +95,8 @@ export function createDatabase(
     dialect: 'sqlite',
   };
 }
+
+function ignoreCheckedOutError(): void {}
 
 /**
  * The pool as Kysely uses it, with every error of a connect or a query marked as the database's:
