@@ -12,6 +12,7 @@ import type { LogSearch } from './columns';
 import { logColumns } from './columns';
 import type { SysLogParams } from './use-sys-logs';
 import { useSysLogs } from './use-sys-logs';
+import './log-list.css';
 
 const DEFAULT_PARAMS: SysLogParams = {
   logType: LOG_TYPE.login,
@@ -25,6 +26,15 @@ type SortColumn = SysLogParams['column'];
 const isSortColumn = (v: unknown): v is SortColumn => SYS_LOG_SORT_COLUMNS.some((c) => c === v);
 
 /** Backend logs (spec section 2): login and operation logs with search, time range, sort, pages. */
+/** The stored parameters indented; kept as stored when cut short (they are capped in length). */
+function readableParams(stored: string): string {
+  try {
+    return JSON.stringify(JSON.parse(stored), null, 2);
+  } catch {
+    return stored;
+  }
+}
+
 export default function LogListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useState<SysLogParams>(DEFAULT_PARAMS);
@@ -109,11 +119,11 @@ export default function LogListPage() {
               <Typography.Text code>{details.requestUrl}</Typography.Text>
             </Descriptions.Item>
             <Descriptions.Item label={t('log.params')}>
-              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }} code>
-                {details.requestParams
-                  ? JSON.stringify(JSON.parse(details.requestParams), null, 2)
-                  : '-'}
-              </Typography.Paragraph>
+              {details.requestParams ? (
+                <pre className="log-details__params">{readableParams(details.requestParams)}</pre>
+              ) : (
+                '-'
+              )}
             </Descriptions.Item>
             <Descriptions.Item label={t('log.status')}>{details.status ?? '-'}</Descriptions.Item>
             <Descriptions.Item label={t('log.costTime')}>
