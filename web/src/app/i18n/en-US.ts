@@ -470,6 +470,8 @@ const enUS: Messages = {
       sha256Mismatch: 'SHA-256 does not match',
       versionMismatch: 'Wrong version after the reboot',
       firmwareNotFound: 'Firmware not found',
+      refusedByDevice: 'Refused by the device',
+      failedIn: 'Failed at step "{{step}}"',
     },
     noWindow: 'Any time',
     overMidnight: 'past midnight',

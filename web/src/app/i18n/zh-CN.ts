@@ -457,6 +457,8 @@ const zhCN = {
       sha256Mismatch: 'SHA-256 校验不符',
       versionMismatch: '重启后版本不符',
       firmwareNotFound: '固件不存在',
+      refusedByDevice: '设备拒绝了配置',
+      failedIn: '在“{{step}}”阶段失败',
     },
     noWindow: '不限',
     overMidnight: '跨午夜',

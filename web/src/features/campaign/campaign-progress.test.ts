@@ -156,6 +156,10 @@ describe('campaign progress', () => {
     expect(deviceErrorText(t, 'timeout in downloading')).toBe(
       'campaign.errors.timeoutIn {"step":"campaign.deviceStates.downloading"}',
     );
+    expect(deviceErrorText(t, 'failed in updating')).toBe(
+      'campaign.errors.failedIn {"step":"campaign.deviceStates.updating"}',
+    );
+    expect(deviceErrorText(t, 'refused by the device')).toBe('campaign.errors.refusedByDevice');
     expect(deviceErrorText(t, 'timeout in nowhere')).toBe('timeout in nowhere');
     expect(deviceErrorText(t, 'flash write error')).toBe('flash write error');
   });

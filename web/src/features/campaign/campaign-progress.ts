@@ -131,13 +131,18 @@ export function statesOfKind(kind: TCampaign['kind']): readonly TCampaignDeviceS
 const ENGINE_ERRORS: Partial<
   Record<
     string,
-    'offlineAtWaveDeadline' | 'sha256Mismatch' | 'versionMismatch' | 'firmwareNotFound'
+    | 'offlineAtWaveDeadline'
+    | 'sha256Mismatch'
+    | 'versionMismatch'
+    | 'firmwareNotFound'
+    | 'refusedByDevice'
   >
 > = {
   [OFFLINE_AT_WAVE_DEADLINE]: 'offlineAtWaveDeadline',
   'sha256 mismatch': 'sha256Mismatch',
   'version mismatch': 'versionMismatch',
   'firmware not found': 'firmwareNotFound',
+  'refused by the device': 'refusedByDevice',
 };
 
 /**
@@ -147,10 +152,13 @@ const ENGINE_ERRORS: Partial<
 export function deviceErrorText(t: TFunction, error: string): string {
   const key = ENGINE_ERRORS[error];
   if (key) return t(`campaign.errors.${key}`);
-  const timeout = /^timeout in (\w+)$/.exec(error);
-  const step = CAMPAIGN_DEVICE_STATES.find((state) => state === timeout?.[1]);
-  if (step) {
-    return t('campaign.errors.timeoutIn', { step: t(`campaign.deviceStates.${step}`) });
+  // The engine writes these with the step they happened in; anything else is the device's words.
+  const atStep = /^(timeout|failed) in (\w+)$/.exec(error);
+  const step = CAMPAIGN_DEVICE_STATES.find((state) => state === atStep?.[2]);
+  if (atStep && step) {
+    return t(atStep[1] === 'timeout' ? 'campaign.errors.timeoutIn' : 'campaign.errors.failedIn', {
+      step: t(`campaign.deviceStates.${step}`),
+    });
   }
   return error;
 }

@@ -22,6 +22,7 @@ import {
 import type { HTMLAttributes } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ApiError, reportApiError } from '../../api/errors';
 import { formatDateTime, formatPageRange } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -60,6 +61,14 @@ function Json({ value, testId }: { value: unknown; testId?: string }) {
   );
 }
 
+/**
+ * A failed command's reason: the device's own words, or the platform's wording when the device
+ * gave none (the server stores `failed` then).
+ */
+function failureText(t: TFunction, error: string | null | undefined): string {
+  return !error || error === 'failed' ? t('deviceCommand.failed') : error;
+}
+
 /** What came of a command, in one line: the answer, the device's error, or the timeout. */
 function Outcome({ command }: { command: TDeviceCommand }) {
   const { t } = useTranslation();
@@ -74,11 +83,7 @@ function Outcome({ command }: { command: TDeviceCommand }) {
         </Typography.Text>
       );
     case 'failed':
-      return (
-        <Typography.Text type="danger">
-          {command.error ?? t('deviceCommand.failed')}
-        </Typography.Text>
-      );
+      return <Typography.Text type="danger">{failureText(t, command.error)}</Typography.Text>;
     case 'succeeded': {
       const text = formatResult(command.result).replace(/\s+/g, ' ');
       if (!text)
@@ -108,14 +113,13 @@ function CommandDetails({ command }: { command: TDeviceCommand }) {
         </div>
       )}
       {command.state === 'failed' && (
-        <Alert type="error" showIcon message={command.error ?? t('deviceCommand.failed')} />
+        <Alert type="error" showIcon message={failureText(t, command.error)} />
       )}
       {command.state === 'timeout' && (
         <Alert
           type="warning"
           showIcon
           message={t('deviceCommand.timedOut', { seconds: command.timeoutSec })}
-          description={command.error ?? undefined}
         />
       )}
       {command.lateReply && (
@@ -126,11 +130,7 @@ function CommandDetails({ command }: { command: TDeviceCommand }) {
           {command.lateReply.ok ? (
             <Json value={command.lateReply.result} />
           ) : (
-            <Alert
-              type="error"
-              showIcon
-              message={command.lateReply.error ?? t('deviceCommand.failed')}
-            />
+            <Alert type="error" showIcon message={failureText(t, command.lateReply.error)} />
           )}
         </div>
       )}
