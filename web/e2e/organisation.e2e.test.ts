@@ -159,7 +159,8 @@ describe('organisational structure', () => {
     await seen(sideMenu(member).getByText('系统管理', { exact: true }));
     await sideMenu(member).getByText('系统管理', { exact: true }).click();
     await seen(sideMenu(member).getByText('后台日志', { exact: true }));
-    expect(await menuTexts(member)).toEqual(['首页', '系统管理', '后台日志']);
+    // The Operator role's device pages, and the log page of the department role.
+    expect(await menuTexts(member)).toEqual(['首页', '设备管理', '系统管理', '后台日志']);
     await sideMenu(member).getByText('后台日志', { exact: true }).click();
     await seen(member.getByTestId('log-page'));
   });
@@ -192,7 +193,7 @@ describe('companies', () => {
     await form.getByLabel('姓名').fill('伽马管理员');
     await form.getByLabel('初始密码').fill('password123');
     await form.getByRole('button', { name: /^(确 定|OK)$/ }).click();
-    await seen(form.getByTestId('company-form-error').getByText('password: 过于常见，请换一个'));
+    await seen(form.getByTestId('company-form-error').getByText('密码：过于常见，请换一个'));
     await form.getByLabel('初始密码').fill('Gamma-Admin-77');
     await confirm(form);
     const row = companyPage.locator('.ant-table-row').filter({ hasText: 'gamma' });

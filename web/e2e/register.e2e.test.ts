@@ -74,7 +74,7 @@ describe('self-service accounts', () => {
     await page.getByTestId('register-password').fill('password1');
     await page.getByTestId('register-confirm-password').fill('password1');
     await page.getByTestId('register-submit').click();
-    await seen(page.getByTestId('register-error').getByText('password: 过于常见，请换一个'));
+    await seen(page.getByTestId('register-error').getByText('密码：过于常见，请换一个'));
     await page.getByTestId('register-password').fill(PASSWORD);
     await seen(page.getByTestId('password-strength').getByText('高'));
     await page.getByTestId('register-confirm-password').fill(PASSWORD);
@@ -151,7 +151,7 @@ describe('self-service accounts', () => {
     await page.getByTestId('check-rule-message-0').fill('序列号以 R40 开头，后跟 6 位数字');
     await page.getByTestId('check-rule-message-en-0').fill('R40 followed by 6 digits');
     await page.getByTestId('check-rule-save').click();
-    await seen(page.getByText(/rules\.0\.pattern: 不是有效的 RE2 正则表达式/));
+    await seen(page.getByText(/不是有效的 RE2 正则表达式/));
     await page.getByTestId('check-rule-pattern-0').fill('^R40\\d{6}$');
     await page.getByTestId('check-rule-save').click();
     await seen(toast(page, '保存成功'));

@@ -154,7 +154,7 @@ describe('tabs', () => {
   it('refreshes a page from the context menu: its state starts over', async () => {
     await openLogsFromMenu();
     await page.getByTestId('log-page').getByRole('tab', { name: '操作日志' }).click();
-    await seen(page.getByRole('columnheader', { name: '请求路径' }));
+    await seen(page.getByRole('columnheader', { name: '操作类型' }));
     await page.getByPlaceholder('日志内容、操作人或请求路径').fill('typed before refresh');
 
     await contextAction(LOGS, '刷新');
