@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH, ZUsername } from './auth.js';
-import { ZId, ZPageQuery, ZTimestamp, pageOf } from './common.js';
+import { ZId, ZPageQuery, ZTimeZone, ZTimestamp, pageOf } from './common.js';
 import { ZDataRule } from './data-rule.js';
 import { EXPORT_FORMATS } from './device.js';
 
@@ -71,6 +71,7 @@ export const ZAdminUserExportQuery = z
   .object({
     ...userFilters,
     format: z.enum(EXPORT_FORMATS).default('xlsx'),
+    tz: ZTimeZone.optional(),
     _t: z.string().optional(),
   })
   .strict();

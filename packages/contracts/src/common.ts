@@ -56,4 +56,23 @@ export function pageOf<T extends z.ZodType>(record: T) {
 /** Timestamps cross the API as ISO 8601 strings; the console shows them as YYYY-MM-DD HH:mm:ss. */
 export const ZTimestamp = z.string().describe('ISO 8601 time');
 
+/** Whether the runtime knows this IANA zone name (Intl throws a RangeError when it does not). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The requester's IANA time zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`), so that
+ * exported times read as the console shows them.
+ */
+export const ZTimeZone = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai');
+
 export const ZCacheBuster = z.object({ _t: z.string().optional() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZPageQuery, ZTimestamp } from './common.js';
+import { ZId, ZPageQuery, ZTimeZone, ZTimestamp } from './common.js';
 
 /**
  * Device management: token keys, groups, devices and device logs (product spec §3, device
@@ -238,6 +238,7 @@ export const ZDeviceExportQuery = ZDeviceFilter.extend({
   format: z.enum(EXPORT_FORMATS).default('xlsx'),
   column: z.enum(DEVICE_SORT_COLUMNS).default('createTime'),
   order: z.enum(['asc', 'desc']).default('desc'),
+  tz: ZTimeZone.optional(),
   _t: z.string().optional(),
 }).strict();
 export type TDeviceExportQuery = z.infer<typeof ZDeviceExportQuery>;

@@ -224,4 +224,76 @@ describe('device import and export', () => {
     for (let r = 2; r <= (sheet?.rowCount ?? 0); r++) sns.push(sheet?.getRow(r).getCell(2).text);
     expect(sns.sort()).toEqual(['CSV-4', 'XLSX-1']);
   });
+  describe('times and codes as the console shows them', () => {
+    /** 09:23:38 UTC is 17:23:38 in Shanghai and 04:23:38 in New York. */
+    const seen = Date.UTC(2026, 10, 25, 9, 23, 38, 362);
+    beforeAll(async () => {
+      await admin.ok('POST', '/device/device/add', {
+        tokenId,
+        sn: 'TZ-1',
+        name: 'tz',
+        series: 'R40',
+      });
+      await t.db
+        .updateTable('device')
+        .set({ status: 'online', last_seen_at: seen, create_time: seen })
+        .where('sn', '=', 'TZ-1')
+        .execute();
+    });
+
+    const exportOf = (query: string, lang: string, sn = 'TZ-1') =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/device/device/exportXls?sn=${sn}&${query}`,
+        headers: { ...admin.headers, 'accept-language': lang },
+      });
+
+    it.each([
+      ['zh-CN', 'Asia/Shanghai', '在线', '2026-11-25 17:23:38'],
+      ['en-US', 'America/New_York', 'Online', '2026-11-25 04:23:38'],
+    ])('writes the CSV in %s with local times of %s', async (lang, tz, status, time) => {
+      const res = await exportOf(`format=csv&tz=${encodeURIComponent(tz)}`, lang);
+      expect(res.statusCode).toBe(200);
+      const [, row] = res.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+      const cells = row?.split(',') ?? [];
+      expect(cells[7]).toBe(status);
+      expect(cells.slice(12, 14)).toEqual([time, time]);
+    });
+
+    it('writes the XLSX times as date cells of the requested zone', async () => {
+      const res = await exportOf('format=xlsx&tz=Asia%2FShanghai', 'zh-CN');
+      expect(res.statusCode).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const row = workbook.worksheets[0]?.getRow(2);
+      expect(row?.getCell(8).value).toBe('在线');
+      for (const col of [13, 14]) {
+        const cell = row?.getCell(col);
+        expect(cell?.type).toBe(ExcelJS.ValueType.Date);
+        // A spreadsheet date has no zone: it holds the Shanghai wall-clock reading.
+        expect(cell?.value).toEqual(new Date(Date.UTC(2026, 10, 25, 17, 23, 38)));
+        expect(cell?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+      }
+    });
+
+    it('still defuses a cell that would run as a formula', async () => {
+      await admin.ok('POST', '/device/device/add', {
+        tokenId,
+        sn: 'TZ-2',
+        name: '=HYPERLINK("x")',
+        series: 'R40',
+      });
+      const res = await exportOf('format=csv', 'en-US', 'TZ-2');
+      expect(res.body).toContain(`,"'=HYPERLINK(""x"")",`);
+    });
+
+    it('refuses a time zone that does not exist', async () => {
+      const res = await exportOf('format=csv&tz=Mars%2FOlympus', 'en-US');
+      expect(res.statusCode).toBe(400);
+      expect(fieldText(res.json())).toBe('tz: must be an IANA time zone such as Asia/Shanghai');
+    });
+  });
 });

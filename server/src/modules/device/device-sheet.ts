@@ -3,6 +3,13 @@ import { IMPORT_COLUMNS } from '@blrms/contracts';
 import ExcelJS from 'exceljs';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
+import {
+  addSheetHeader,
+  addSheetRow,
+  localDateTime,
+  type SheetCell,
+  type SheetColumn,
+} from '../../platform/sheet/sheet-cells.js';
 
 /**
  * Reading and writing device sheets (CSV and XLSX). No rules here: the service decides what a
@@ -116,12 +123,18 @@ function csvField(value: string): string {
 }
 
 /** A CSV (UTF-8 with BOM, so Excel reads Chinese) streamed from batches of rows. */
-export function csvStream(header: string[], batches: AsyncIterable<string[][]>): Readable {
+export function csvStream(
+  columns: SheetColumn[],
+  batches: AsyncIterable<SheetCell[][]>,
+  timeZone: string,
+): Readable {
+  const field = (cell: SheetCell) =>
+    csvField(cell instanceof Date ? localDateTime(cell, timeZone) : cell);
   return Readable.from(
     (async function* () {
-      yield `\uFEFF${header.map(csvField).join(',')}\r\n`;
+      yield `\uFEFF${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
       for await (const rows of batches) {
-        yield rows.map((r) => `${r.map(csvField).join(',')}\r\n`).join('');
+        yield rows.map((r) => `${r.map(field).join(',')}\r\n`).join('');
       }
     })(),
   );
@@ -130,15 +143,17 @@ export function csvStream(header: string[], batches: AsyncIterable<string[][]>):
 /** An XLSX streamed row by row: memory stays flat however many devices are exported. */
 export function xlsxStream(
   sheetName: string,
-  header: string[],
-  batches: AsyncIterable<string[][]>,
+  columns: SheetColumn[],
+  batches: AsyncIterable<SheetCell[][]>,
+  timeZone: string,
 ): Readable {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
+  // Styles carry the date format of the time cells.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
   const sheet = workbook.addWorksheet(sheetName);
   (async () => {
-    sheet.addRow(header).commit();
-    for await (const rows of batches) for (const r of rows) sheet.addRow(r).commit();
+    addSheetHeader(sheet, columns);
+    for await (const rows of batches) for (const r of rows) addSheetRow(sheet, r, timeZone);
     sheet.commit();
     await workbook.commit();
   })().catch((error: unknown) => out.destroy(error as Error));

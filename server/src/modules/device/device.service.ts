@@ -28,6 +28,7 @@ import type { DeviceTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
+import { serverTimeZone, type SheetCell } from '../../platform/sheet/sheet-cells.js';
 import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
 import {
   type DeviceFilter,
@@ -119,7 +120,13 @@ export interface ImportFile {
   content: Buffer;
 }
 
-const EXPORT_COLUMNS: { label: MessageKey; value: (d: TDevice, lang: Lang) => string }[] = [
+const instant = (iso: string | null) => (iso === null ? '' : new Date(iso));
+
+const EXPORT_COLUMNS: {
+  label: MessageKey;
+  value: (d: TDevice, lang: Lang) => SheetCell;
+  time?: boolean;
+}[] = [
   { label: 'deviceColumnTagCode', value: (d) => d.tagCode },
   { label: 'deviceColumnSn', value: (d) => d.sn },
   { label: 'deviceColumnName', value: (d) => d.name },
@@ -136,8 +143,8 @@ const EXPORT_COLUMNS: { label: MessageKey; value: (d: TDevice, lang: Lang) => st
   { label: 'deviceColumnOwner', value: (d) => d.ownerName },
   { label: 'deviceColumnIp', value: (d) => d.ip ?? '' },
   { label: 'deviceColumnLocation', value: (d) => d.location ?? '' },
-  { label: 'deviceColumnLastSeen', value: (d) => d.lastSeenAt ?? '' },
-  { label: 'deviceColumnCreateTime', value: (d) => d.createTime },
+  { label: 'deviceColumnLastSeen', value: (d) => instant(d.lastSeenAt), time: true },
+  { label: 'deviceColumnCreateTime', value: (d) => instant(d.createTime), time: true },
   { label: 'deviceColumnRemark', value: (d) => d.remark ?? '' },
 ];
 
@@ -303,7 +310,7 @@ export class DeviceService {
 
   /** The devices of the current filter and sort, streamed in batches. */
   exportFile(scope: Scope, query: TDeviceExportQuery, lang: Lang) {
-    const { format, column, order, _t, ...filterQuery } = query;
+    const { format, column, order, tz, _t, ...filterQuery } = query;
     const filter = toFilter(filterQuery);
     const sort: DeviceSort = { column, order };
     const repository = this.repository;
@@ -329,12 +336,13 @@ export class DeviceService {
         if (rows.length < EXPORT_BATCH) return;
       }
     })();
-    const header = EXPORT_COLUMNS.map((c) => message(lang, c.label));
+    const columns = EXPORT_COLUMNS.map((c) => ({ header: message(lang, c.label), time: c.time }));
+    const timeZone = tz ?? serverTimeZone();
     const stamp = new Date(this.clock()).toISOString().slice(0, 10).replaceAll('-', '');
     const body: Readable =
       format === 'csv'
-        ? csvStream(header, batches)
-        : xlsxStream(message(lang, 'deviceExportSheet'), header, batches);
+        ? csvStream(columns, batches, timeZone)
+        : xlsxStream(message(lang, 'deviceExportSheet'), columns, batches, timeZone);
     return {
       filename: `devices-${stamp}.${format}`,
       contentType:

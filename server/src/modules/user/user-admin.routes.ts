@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
+import { serverTimeZone } from '../../platform/sheet/sheet-cells.js';
 import type { UserAdminService } from './user-admin.service.js';
 import { CSV_TYPE, XLSX_TYPE, parseUserFile, toCsv, toXlsx } from './user-file.js';
 
@@ -208,7 +209,8 @@ export function userAdminRoutes(users: UserAdminService): FastifyPluginAsyncZod 
       async (req, reply) => {
         const rows = await users.exportRows(req.scope, req.query, req.lang);
         const csv = req.query.format === 'csv';
-        const body = csv ? toCsv(rows) : await toXlsx(rows);
+        const timeZone = req.query.tz ?? serverTimeZone();
+        const body = csv ? toCsv(rows, req.lang, timeZone) : await toXlsx(rows, req.lang, timeZone);
         return reply
           .type(csv ? `${CSV_TYPE}; charset=utf-8` : XLSX_TYPE)
           .header('content-disposition', `attachment; filename="users.${req.query.format}"`)

@@ -547,26 +547,99 @@ describe('login account administration', () => {
   });
 
   describe('export and import', () => {
-    it('exports the filtered users as CSV and XLSX', async () => {
-      const csv = await call(admin, 'GET', '/sys/user/exportXls?format=csv&username=newbie');
+    /** 09:23:38 UTC is 17:23:38 in Shanghai and 04:23:38 in New York. */
+    const created = Date.UTC(2026, 10, 25, 9, 23, 38, 362);
+    const setCreated = () =>
+      t.db
+        .updateTable('sys_user')
+        .set({ create_time: created })
+        .where('username', '=', 'newbie')
+        .execute();
+    const csvLines = (body: string) => body.replace(/^\uFEFF/, '').split('\r\n');
+
+    it.each([
+      [
+        'zh-CN',
+        'Asia/Shanghai',
+        '用户账号,用户姓名,手机号,邮箱,状态,创建时间',
+        '"newbie","New Bie","13800000001","newbie@example.com","正常","2026-11-25 17:23:38"',
+      ],
+      [
+        'en-US',
+        'America/New_York',
+        'Username,Name,Phone,Email,Status,Created',
+        '"newbie","New Bie","13800000001","newbie@example.com","Normal","2026-11-25 04:23:38"',
+      ],
+    ])('exports CSV in %s with local times of %s', async (lang, tz, header, row) => {
+      await setCreated();
+      const url = `/sys/user/exportXls?format=csv&username=newbie&tz=${encodeURIComponent(tz)}`;
+      const csv = await call(admin, 'GET', url, undefined, lang);
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-disposition']).toBe('attachment; filename="users.csv"');
-      expect(
-        csv.body
-          .replace(/^\uFEFF/, '')
-          .split('\r\n')
-          .slice(0, 2),
-      ).toEqual([
-        'username,realname,phone,email,status',
-        '"newbie","New Bie","13800000001","newbie@example.com","1"',
-      ]);
-      const xlsx = await call(admin, 'GET', '/sys/user/exportXls?format=xlsx');
+      expect(csvLines(csv.body).slice(0, 2)).toEqual([header, row]);
+    });
+
+    it('exports XLSX with the creation time as a date cell of the requested zone', async () => {
+      await setCreated();
+      const xlsx = await call(admin, 'GET', '/sys/user/exportXls?format=xlsx&tz=Asia%2FShanghai');
       expect(xlsx.headers['content-type']).toContain('spreadsheetml');
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0];
       const names: string[] = [];
-      book.worksheets[0]?.eachRow((row) => names.push(String(row.getCell(1).value)));
-      expect(names).toEqual(expect.arrayContaining(['username', 'admin', 'newbie']));
+      sheet?.eachRow((row) => names.push(String(row.getCell(1).value)));
+      expect(names).toEqual(expect.arrayContaining(['Username', 'admin', 'newbie']));
+      const row = sheet?.getRow(names.indexOf('newbie') + 1);
+      expect(row?.getCell(5).value).toBe('Normal');
+      const time = row?.getCell(6);
+      expect(time?.type).toBe(ExcelJS.ValueType.Date);
+      // A spreadsheet date has no zone: it holds the Shanghai wall-clock reading.
+      expect(time?.value).toEqual(new Date(Date.UTC(2026, 10, 25, 17, 23, 38)));
+      expect(time?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    });
+
+    it('refuses a time zone that does not exist', async () => {
+      const url = '/sys/user/exportXls?format=csv&tz=Mars%2FOlympus';
+      const res = await call(admin, 'GET', url, undefined, 'zh-CN');
+      expect(res.statusCode).toBe(400);
+      expect(fieldText(res.json())).toBe('tz: 必须是 IANA 时区，如 Asia/Shanghai');
+    });
+
+    it('still defuses a cell that would run as a formula', async () => {
+      await t.db
+        .updateTable('sys_user')
+        .set({ realname: '=HYPERLINK("x")' })
+        .where('username', '=', 'newbie')
+        .execute();
+      const csv = await call(admin, 'GET', '/sys/user/exportXls?format=csv&username=newbie');
+      expect(csvLines(csv.body)[1]).toContain(`,"'=HYPERLINK(""x"")",`);
+      await t.db
+        .updateTable('sys_user')
+        .set({ realname: 'New Bie' })
+        .where('username', '=', 'newbie')
+        .execute();
+    });
+
+    it('imports again what it exported, labels and all', async () => {
+      const exported = await call(
+        admin,
+        'GET',
+        '/sys/user/exportXls?format=csv&username=newbie',
+        undefined,
+        'zh-CN',
+      );
+      const [header = '', row = ''] = csvLines(exported.body);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/sys/user/importExcel',
+        headers: authHeaders(acmeAdmin, { 'content-type': 'text/csv', 'accept-language': 'en-US' }),
+        payload: [header, row.replace('"newbie"', '"roundtrip"').replace('正常', '冻结')]
+          .map((l) => l.replace(/"13800000001"|"newbie@example.com"/g, '""'))
+          .join('\n'),
+      });
+      expect(res.json().result).toEqual({ created: 1, errors: [] });
+      const list = await call(acmeAdmin, 'GET', '/sys/user/list?username=roundtrip');
+      expect(list.json().result.records.map((r: { status: number }) => r.status)).toEqual([2]);
     });
 
     it('imports valid rows into the current company and reports the bad ones', async () => {

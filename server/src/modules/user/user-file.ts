@@ -1,31 +1,104 @@
 import ExcelJS from 'exceljs';
-import { USER_FILE_COLUMNS, type TAdminUser } from '@blrms/contracts';
+import { ADMIN_USER_STATUS, USER_FILE_COLUMNS, type TAdminUser } from '@blrms/contracts';
+import type { Lang } from '../../platform/http/i18n.js';
+import { message, type MessageKey } from '../../platform/http/messages.js';
+import {
+  addSheetHeader,
+  addSheetRow,
+  localDateTime,
+  type SheetCell,
+} from '../../platform/sheet/sheet-cells.js';
 import type { ImportRow } from './user-admin.service.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const CSV_TYPE = 'text/csv';
+
+type UserFileColumn = (typeof USER_FILE_COLUMNS)[number];
+
+const COLUMN_LABELS: Record<UserFileColumn, MessageKey> = {
+  username: 'userColumnUsername',
+  realname: 'userColumnRealname',
+  phone: 'userColumnPhone',
+  email: 'userColumnEmail',
+  status: 'userColumnStatus',
+};
+
+const LANGS: Lang[] = ['zh-CN', 'en-US'];
+
+const normalize = (text: string) => text.trim().toLowerCase();
+
+const STATUS_LABELS = {
+  [ADMIN_USER_STATUS.normal]: 'userStatusNormal',
+  [ADMIN_USER_STATUS.frozen]: 'userStatusFrozen',
+} as const satisfies Record<number, MessageKey>;
+
+/**
+ * The status code of an imported cell: the code, or its label in either language, so that an
+ * exported file imports again.
+ */
+const STATUS_CODES = new Map<string, string>(
+  Object.entries(STATUS_LABELS).flatMap(([code, label]) =>
+    LANGS.map((lang) => [normalize(message(lang, label)), code] as const),
+  ),
+);
+
+/** The import columns, then the creation time (which an import ignores). */
+const EXPORT_COLUMNS: {
+  label: MessageKey;
+  value: (u: TAdminUser, lang: Lang) => SheetCell;
+  time?: boolean;
+}[] = [
+  { label: COLUMN_LABELS.username, value: (u) => u.username },
+  { label: COLUMN_LABELS.realname, value: (u) => u.realname },
+  { label: COLUMN_LABELS.phone, value: (u) => u.phone ?? '' },
+  { label: COLUMN_LABELS.email, value: (u) => u.email ?? '' },
+  {
+    label: COLUMN_LABELS.status,
+    value: (u, lang) =>
+      message(
+        lang,
+        u.status === ADMIN_USER_STATUS.frozen ? 'userStatusFrozen' : 'userStatusNormal',
+      ),
+  },
+  { label: 'userColumnCreateTime', value: (u) => new Date(u.createTime), time: true },
+];
 
 /** A cell that a spreadsheet would run as a formula is written as text (CSV injection). */
 function safeCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-function cellsOf(user: TAdminUser): string[] {
-  return [user.username, user.realname, user.phone ?? '', user.email ?? '', String(user.status)];
+function cellsOf(user: TAdminUser, lang: Lang): SheetCell[] {
+  return EXPORT_COLUMNS.map((c) => {
+    const cell = c.value(user, lang);
+    return cell instanceof Date ? cell : safeCell(cell);
+  });
 }
 
-export function toCsv(users: TAdminUser[]): Buffer {
-  const quote = (v: string) => `"${safeCell(v).replaceAll('"', '""')}"`;
-  const lines = [USER_FILE_COLUMNS.join(','), ...users.map((u) => cellsOf(u).map(quote).join(','))];
+function columnsOf(lang: Lang) {
+  return EXPORT_COLUMNS.map((c) => ({ header: message(lang, c.label), time: c.time }));
+}
+
+/** Headers and labels in the requester's language, times in their zone, as the console shows. */
+export function toCsv(users: TAdminUser[], lang: Lang, timeZone: string): Buffer {
+  const quote = (v: SheetCell) =>
+    `"${(v instanceof Date ? localDateTime(v, timeZone) : v).replaceAll('"', '""')}"`;
+  const lines = [
+    columnsOf(lang)
+      .map((c) => c.header)
+      .join(','),
+    ...users.map((u) => cellsOf(u, lang).map(quote).join(',')),
+  ];
   // The byte-order mark makes spreadsheet programs read the file as UTF-8 (Chinese names).
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
-export async function toXlsx(users: TAdminUser[]): Promise<Buffer> {
+/** Like the CSV, with the creation time as a date cell. */
+export async function toXlsx(users: TAdminUser[], lang: Lang, timeZone: string): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('users');
-  sheet.addRow([...USER_FILE_COLUMNS]);
-  for (const user of users) sheet.addRow(cellsOf(user).map(safeCell));
+  const sheet = workbook.addWorksheet(message(lang, 'userExportSheet'));
+  addSheetHeader(sheet, columnsOf(lang));
+  for (const user of users) addSheetRow(sheet, cellsOf(user, lang), timeZone);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
@@ -53,7 +126,12 @@ function parseCsvLine(line: string): string[] {
 
 function toRows(table: string[][]): ImportRow[] | null {
   const [header, ...body] = table;
-  const index = USER_FILE_COLUMNS.map((c) => header?.findIndex((h) => h.trim() === c) ?? -1);
+  // A header is the column key or its label in either language (an exported file imports).
+  const names = (c: UserFileColumn) =>
+    [c, ...LANGS.map((lang) => message(lang, COLUMN_LABELS[c]))].map(normalize);
+  const index = USER_FILE_COLUMNS.map(
+    (c) => header?.findIndex((h) => names(c).includes(normalize(h))) ?? -1,
+  );
   if (index[0] === -1) return null;
   return body
     .filter((cells) => cells.some((c) => c.trim() !== ''))
@@ -62,7 +140,14 @@ function toRows(table: string[][]): ImportRow[] | null {
         const column = index[i] ?? -1;
         return column === -1 ? '' : (cells[column] ?? '').trim();
       };
-      return { username: at(0), realname: at(1), phone: at(2), email: at(3), status: at(4) };
+      const status = at(4);
+      return {
+        username: at(0),
+        realname: at(1),
+        phone: at(2),
+        email: at(3),
+        status: STATUS_CODES.get(normalize(status)) ?? status,
+      };
     });
 }
 

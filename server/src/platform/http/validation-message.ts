@@ -30,6 +30,7 @@ const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'required for an upgrade': '升级任务必须填写',
   'required for configuration': '批量配置必须填写',
   'must change something': '至少要修改一项',
+  'must be an IANA time zone such as Asia/Shanghai': '必须是 IANA 时区，如 Asia/Shanghai',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -111,6 +111,8 @@ export function useUserMutations() {
   return { save, setFrozen, remove, resetPassword, importFile };
 }
 
+/** The filtered users as CSV or XLSX, times in this browser's zone as the list shows them. */
 export function exportUsers(filters: UserFilters, format: 'xlsx' | 'csv') {
-  return downloadFile('/sys/user/exportXls', { ...filters, format }, `users.${format}`);
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return downloadFile('/sys/user/exportXls', { ...filters, format, tz }, `users.${format}`);
 }

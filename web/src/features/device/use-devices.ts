@@ -126,10 +126,14 @@ export function useImportDevices() {
   );
 }
 
-export type ExportParams = Omit<TDeviceExportQuery, '_t'>;
+export type ExportParams = Omit<TDeviceExportQuery, '_t' | 'tz'>;
 
-/** Downloads the devices matching the filter as CSV or XLSX. */
+/**
+ * Downloads the devices matching the filter as CSV or XLSX, its times in this browser's zone as
+ * the list shows them.
+ */
 export function exportDevices(params: ExportParams): Promise<void> {
   const fallbackName = `devices-${dayjs().format('YYYYMMDD-HHmmss')}.${params.format}`;
-  return downloadFile(`${BASE}/exportXls`, params, fallbackName);
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return downloadFile(`${BASE}/exportXls`, { ...params, tz }, fallbackName);
 }
