@@ -1361,8 +1361,13 @@ const enUS: Messages = {
     roleCodeRule: 'Starts with a letter; letters, digits and _ only',
     roleNameRequired: 'Enter a role name',
     deleteConfirm: 'Delete the role {{name}}? Its holders lose what it grants.',
+    deleteConfirmHeld:
+      'Delete the role {{name}}? {{count}} user(s) hold it and lose what it grants; a user with no other role can no longer use the console.',
     deleteSelected: 'Delete selected',
     deleteSelectedConfirm: 'Delete the {{count}} selected roles?',
+    deleteSelectedHeld:
+      'Delete the {{count}} selected roles? {{users}} user(s) hold them and lose what they grant.',
+    userCount: 'Users',
     authorizeTitle: 'Authorize: {{name}}',
     checkAll: 'Check all',
     checkNone: 'Check none',

@@ -1340,8 +1340,13 @@ const zhCN = {
     roleCodeRule: '以字母开头，只能包含字母、数字和下划线',
     roleNameRequired: '请输入角色名称',
     deleteConfirm: '确定删除角色 {{name}} 吗？拥有该角色的用户将失去它授予的权限。',
+    deleteConfirmHeld:
+      '确定删除角色 {{name}} 吗？有 {{count}} 个用户拥有该角色，他们将失去它授予的权限；没有其他角色的用户将无法使用控制台。',
     deleteSelected: '批量删除',
     deleteSelectedConfirm: '确定删除选中的 {{count}} 个角色吗？',
+    deleteSelectedHeld:
+      '确定删除选中的 {{count}} 个角色吗？共有 {{users}} 个用户拥有这些角色，他们将失去它们授予的权限。',
+    userCount: '用户数',
     authorizeTitle: '角色授权：{{name}}',
     checkAll: '全选',
     checkNone: '全不选',
