@@ -73,6 +73,28 @@ const enUS: Messages = {
   menu: {
     home: 'Home',
   },
+  noConsole: {
+    title: 'No pages yet',
+    heading: 'Your account has no pages yet',
+    askAdmin:
+      "Ask your company's administrator to give you a role, then log in again to use the console.",
+  },
+  testHome: {
+    title: 'Console diagnostics',
+    user: 'Current user',
+    userId: 'User ID',
+    company: 'Current company',
+    depart: 'Current department',
+    websocket: 'WebSocket',
+    socket_open: 'Connected',
+    socket_connecting: 'Connecting',
+    socket_down: 'Not connected',
+    serverVersion: 'Server version',
+    unreachable: 'Unreachable',
+    permissions: 'Button permissions ({{count}})',
+    menu: 'Menu sent by the server',
+    hidden: 'hidden',
+  },
   header: {
     searchMenu: 'Search menu',
     settings: 'Settings',

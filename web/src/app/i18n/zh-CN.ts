@@ -72,6 +72,27 @@ const zhCN = {
   menu: {
     home: '首页',
   },
+  noConsole: {
+    title: '暂无可用页面',
+    heading: '您的账号还没有可以使用的页面',
+    askAdmin: '请联系贵公司的管理员为您分配角色，分配后重新登录即可使用。',
+  },
+  testHome: {
+    title: '控制台诊断',
+    user: '当前用户',
+    userId: '用户 ID',
+    company: '当前公司',
+    depart: '当前部门',
+    websocket: 'WebSocket',
+    socket_open: '已连接',
+    socket_connecting: '连接中',
+    socket_down: '未连接',
+    serverVersion: '服务端版本',
+    unreachable: '无法访问',
+    permissions: '按钮权限（{{count}}）',
+    menu: '服务端下发的菜单',
+    hidden: '隐藏',
+  },
   header: {
     searchMenu: '搜索菜单',
     settings: '系统设置',
