@@ -39,16 +39,13 @@ async function clippedControls(page: Page, width: number): Promise<string[]> {
   return page.evaluate((viewport) => {
     const toolbars = document.querySelectorAll('.ant-pro-table-list-toolbar');
     const out: string[] = [];
-    for (const toolbar of toolbars) {
-      const controls = toolbar.querySelectorAll<HTMLElement>(
-        'button, .ant-pro-table-list-toolbar-setting-item',
-      );
-      for (const c of controls) {
+    for (const toolbar of Array.from(toolbars)) {
+      const controls = toolbar.querySelectorAll('button, .ant-pro-table-list-toolbar-setting-item');
+      for (const c of Array.from(controls) as HTMLElement[]) {
         const box = c.getBoundingClientRect();
         if (box.width > 0 && box.right > viewport + 0.5) {
-          out.push(
-            `${c.innerText || c.getAttribute('aria-label') || c.className} ends at ${Math.round(box.right)}`,
-          );
+          const name = c.innerText || c.getAttribute('aria-label') || c.className;
+          out.push(`${name} ends at ${Math.round(box.right)}`);
         }
       }
     }
