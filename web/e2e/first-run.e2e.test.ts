@@ -131,3 +131,38 @@ describe('role administration', () => {
     await seen(toast(page, '保存成功'));
   });
 });
+
+describe('a frozen user', () => {
+  it.each([
+    ['zh-CN', '该用户已冻结'],
+    ['en-US', 'This account is frozen'],
+  ])('is told on the login page that the account is frozen (%s)', async (locale, frozen) => {
+    const username = `frozen${locale.slice(0, 2)}`;
+    const roles = await api<{ id: string; roleCode: string }[]>(
+      harness.server,
+      admin,
+      'GET',
+      '/sys/role/queryall',
+    );
+    await addUser(
+      username,
+      roles.filter((r) => r.roleCode === 'operator').map((r) => r.id),
+    );
+    const page = await loginAs(username, locale);
+    await page.waitForURL('**/dashboard/analysis');
+    const users = await api<{ records: { id: string }[] }>(
+      harness.server,
+      admin,
+      'GET',
+      '/sys/user/list',
+      { username },
+    );
+    await api(harness.server, admin, 'PUT', '/sys/user/frozenBatch', {
+      ids: users.records[0]?.id,
+      status: '2',
+    });
+    await page.reload();
+    await page.waitForURL('**/user/login**');
+    await seen(page.getByTestId('login-error').getByText(frozen), 15_000);
+  });
+});
