@@ -66,7 +66,8 @@ describe('roles and login accounts', () => {
     const admin = harness.track(await newConsolePage(harness.browser, harness.server.url));
     await loginAsAdmin(admin, harness.server);
 
-    // A role with the home page, the login-account page and only its "add" button.
+    // A role with the home page, the login-account page and only its "add" button (ticking a button
+    // ticks the pages above it, not its siblings).
     await openMenu(admin, '账户权限', '角色管理');
     await admin.getByTestId('role-add').click();
     const roleForm = admin.getByRole('dialog', { name: '新建角色' });
@@ -74,7 +75,7 @@ describe('roles and login accounts', () => {
     await roleForm.locator('#role-name').fill('查看员');
     await confirm(roleForm);
     await seen(admin.getByTestId('role-page').getByRole('cell', { name: 'viewer' }));
-    await authorize(admin, '查看员', ['首页', '登录账户', '添加用户']);
+    await authorize(admin, '查看员', ['首页', '添加用户']);
 
     // A login account holding it.
     await sideMenu(admin).getByText('登录账户', { exact: true }).click();
@@ -104,9 +105,10 @@ describe('roles and login accounts', () => {
     expect(await member.getByTestId('user-export').count()).toBe(0);
     expect(await member.getByTestId('user-edit').count()).toBe(0);
 
-    // Granting the role management page reaches the signed-in user on their next request.
+    // Granting the role management page (with its edit button only) reaches the signed-in user on
+    // their next request.
     await openMenu(admin, '账户权限', '角色管理');
-    await authorize(admin, '查看员', ['角色管理']);
+    await authorize(admin, '查看员', ['编辑角色']);
     await member.getByTestId('user-page').getByLabel('reload').click();
     await seen(sideMenu(member).getByText('角色管理', { exact: true }));
     expect(await menuTexts(member)).toEqual(['首页', '账户权限', '角色管理', '登录账户']);

@@ -22,6 +22,12 @@ const ZPassword = z.string().min(PASSWORD_MIN_LENGTH).max(128);
 export const ZRegisterEmailCodeRequest = z.object({ email: ZEmail }).strict();
 export type TRegisterEmailCodeRequest = z.infer<typeof ZRegisterEmailCodeRequest>;
 
+/** The registration form checks the emailed code when the user leaves its step. */
+export const ZRegisterCodeCheckRequest = z
+  .object({ email: ZEmail, emailCode: ZVerifyCode })
+  .strict();
+export type TRegisterCodeCheckRequest = z.infer<typeof ZRegisterCodeCheckRequest>;
+
 /** Fields the registration form checks while the user types (public, rate limited). */
 export const REGISTER_CHECK_FIELDS = ['username', 'phone', 'email'] as const;
 export const ZRegisterCheckQuery = z

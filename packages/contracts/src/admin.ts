@@ -169,7 +169,10 @@ export const ZRoleQuery = ZPageQuery.extend({
   column: z.enum(ROLE_SORT_COLUMNS).default('createTime'),
 }).strict();
 export type TRoleQuery = z.infer<typeof ZRoleQuery>;
-export const ZRolePage = pageOf(ZRole);
+/** A role on the role list, with how many users hold it (said before it is deleted). */
+export const ZRoleListItem = ZRole.extend({ userCount: z.number().int().nonnegative() });
+export type TRoleListItem = z.infer<typeof ZRoleListItem>;
+export const ZRolePage = pageOf(ZRoleListItem);
 export type TRolePage = z.infer<typeof ZRolePage>;
 
 export const ZRoleQueryAll = z

@@ -16,3 +16,4 @@ export * from './realtime.js';
 export * from './admin.js';
 export * from './organisation.js';
 export * from './account.js';
+export * from './password-policy.js';

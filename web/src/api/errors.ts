@@ -1,7 +1,7 @@
 import type { TFieldError } from '@blrms/contracts';
 import i18n from 'i18next';
 import { feedback } from './feedback';
-import { getToken, logout } from './session';
+import { getToken, logout, rememberSessionEnd } from './session';
 
 /**
  * What a failed call rejects with: the HTTP status (504 for our own timeout), the message, and
@@ -101,6 +101,7 @@ export function reportApiError(error: ApiError): void {
       });
       if (hasToken) {
         sessionEnding = true;
+        if (error.message) rememberSessionEnd(error.message);
         void logout().then(() => window.setTimeout(reloadRoot, RELOAD_DELAY_MS));
       }
       return;

@@ -1,5 +1,6 @@
 import type { TAuthEntry, TCompanyRef, TLoginResult, TUserInfo } from '@blrms/contracts';
 import {
+  SESSION_END_KEY,
   SESSION_KEYS,
   SESSION_TTL_MS,
   STORAGE_KEYS,
@@ -122,4 +123,18 @@ export async function logout(): Promise<boolean> {
   } finally {
     clearSession();
   }
+}
+
+/** Why the server ended the session (a frozen account, say), for the login page to show. */
+export function rememberSessionEnd(reason: string): void {
+  sessionStorage.setItem(SESSION_END_KEY, reason);
+}
+
+/** The reason the last session ended, if the login page has not shown it yet. */
+export function sessionEndReason(): string | null {
+  return sessionStorage.getItem(SESSION_END_KEY);
+}
+
+export function forgetSessionEnd(): void {
+  sessionStorage.removeItem(SESSION_END_KEY);
 }

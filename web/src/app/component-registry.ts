@@ -29,6 +29,7 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'account/PermissionList': () => import('../features/account-permission/PermissionListPage'),
   'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
   'system/CheckRuleList': () => import('../features/check-rule/CheckRuleListPage'),
+  'test/TestHome': () => import('../features/test-home/TestHomePage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

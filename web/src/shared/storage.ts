@@ -20,6 +20,12 @@ export const SESSION_KEYS = {
   chooseDepart: 'blrms.chooseDepart',
 } as const;
 
+/**
+ * Why the server ended the tab's session, for the login page: kept apart from SESSION_KEYS, which
+ * a logout clears, as the logout is what follows it.
+ */
+export const SESSION_END_KEY = 'blrms.sessionEnded';
+
 /** Spec section 9: token and user info live 7 days. */
 export const SESSION_TTL_MS = 604_800_000;
 

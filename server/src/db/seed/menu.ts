@@ -264,6 +264,35 @@ export const MENU: SeedPermission[] = [
     sort_no: 95,
   },
   {
+    // The spec's /test route: a diagnostics page administrators use to check the console. The
+    // group is hidden, which hides its page from the side menu and the menu search too; the page
+    // itself stays visible, as the server leaves out a group with no visible page.
+    key: 'test',
+    name: '测试',
+    name_en: 'Test',
+    menu_type: 0,
+    url: '/test',
+    component_name: 'test',
+    component: 'layouts/RouteView',
+    redirect: '/test/home',
+    icon: 'setting',
+    hidden: 1,
+    sort_no: 99,
+    is_leaf: 0,
+  },
+  {
+    key: 'test-home',
+    parent: 'test',
+    name: '控制台诊断',
+    name_en: 'Console diagnostics',
+    menu_type: 1,
+    url: '/test/home',
+    component_name: 'TestHome',
+    component: 'test/TestHome',
+    icon: 'setting',
+    sort_no: 0,
+  },
+  {
     key: 'account',
     name: '账户权限',
     name_en: 'Account permissions',

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../../platform/auth/passwords.js';
 import { newId } from '../../platform/db/ids.js';
-import { TEST_HASH_COST, createTestApp, type TestContext } from '../../test/app.js';
+import type { TMenuItem } from '@blrms/contracts';
+import {
+  ADMIN_PASSWORD,
+  TEST_HASH_COST,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+} from '../../test/app.js';
 import { isPlatformOnly } from './menu.js';
-import { permissionId, seed } from './seed.js';
+import { OPERATOR_ROLE_ID, permissionId, seed } from './seed.js';
 
 describe('seed on an existing database', () => {
   let t: TestContext;
@@ -81,5 +88,41 @@ describe('seed on an existing database', () => {
     expect(granted).not.toContain(permissionId('firmware:settings'));
     expect(granted).not.toContain(permissionId('device-token'));
     expect(granted).not.toContain(permissionId('system-company'));
+  });
+});
+
+describe('the /test route', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const menuOf = async (token: string): Promise<TMenuItem[]> => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/permission/getUserPermissionByToken',
+      headers: authHeaders(token),
+    });
+    return res.json().result.menu;
+  };
+
+  it('redirects to /test/home (TestHome) for administrators, hidden from the side menu', async () => {
+    const menu = await menuOf(await t.login('admin', ADMIN_PASSWORD));
+    expect(menu.find((m) => m.path === '/test')).toMatchObject({
+      redirect: '/test/home',
+      hidden: true,
+      children: [{ path: '/test/home', name: 'TestHome', component: 'test/TestHome' }],
+    });
+  });
+
+  it('is not granted to operators', async () => {
+    await t.createUser({
+      username: 'testop',
+      password: 'Strong-Pass-42',
+      roleIds: [OPERATOR_ROLE_ID],
+    });
+    const menu = await menuOf(await t.login('testop', 'Strong-Pass-42'));
+    expect(menu.map((m) => m.path)).not.toContain('/test');
   });
 });

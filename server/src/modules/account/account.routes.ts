@@ -3,6 +3,7 @@ import {
   ZPasswordResetRequest,
   ZPhoneLoginRequest,
   ZRegisterCheckQuery,
+  ZRegisterCodeCheckRequest,
   ZRegisterEmailCodeRequest,
   ZRegisterRequest,
   ZRegisterResult,
@@ -76,6 +77,20 @@ export function accountRoutes(
         await accounts.sendRegisterCode(req.body.email, contextOf(req));
         return ok(null, message(req.lang, 'codeSent'));
       },
+    );
+
+    app.post(
+      '/sys/user/registerCodeCheck',
+      {
+        config: { public: true, rateLimit: perMinute(limits.verify) },
+        schema: {
+          tags,
+          summary: 'Registration form: 400 when the emailed code is wrong (it stays unused)',
+          body: ZRegisterCodeCheckRequest,
+          response: responses(z.null()),
+        },
+      },
+      async (req) => ok(await accounts.checkRegisterCode(req.body)),
     );
 
     app.post(

@@ -3,6 +3,7 @@ import type {
   TPasswordResetRequest,
   TPhoneLoginRequest,
   TRegisterCheckQuery,
+  TRegisterCodeCheckRequest,
   TRegisterRequest,
   TRegisterResult,
   TResetCodeRequest,
@@ -68,6 +69,16 @@ export class AccountService {
     if (await this.repository.isTaken(query.field, value)) {
       throw new AppError(DUPLICATE_MESSAGE[query.field], 409);
     }
+  }
+
+  /**
+   * The form's check as the user leaves the code step. It spends one of the code's attempts like
+   * any guess, and leaves a right code unused for the registration itself.
+   */
+  async checkRegisterCode(input: TRegisterCodeCheckRequest): Promise<null> {
+    const codeId = await this.codes.check('register', normalizeEmail(input.email), input.emailCode);
+    if (!codeId) throw new AppError('codeInvalid', 400);
+    return null;
   }
 
   /**

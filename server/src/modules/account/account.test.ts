@@ -139,6 +139,32 @@ describe('self-service accounts: register, phone login, password reset', () => {
       expect(departs.json().result.list).toHaveLength(1);
     });
 
+    it('checks the code on leaving the email step, without using it up', async () => {
+      const code = await emailCode('stepcheck@example.com');
+      const wrong = await post(
+        '/sys/user/registerCodeCheck',
+        { email: 'stepcheck@example.com', emailCode: code === '000000' ? '111111' : '000000' },
+        EN,
+      );
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toBe('Invalid verification code');
+      const right = await post('/sys/user/registerCodeCheck', {
+        email: 'StepCheck@example.com',
+        emailCode: code,
+      });
+      expect(right.statusCode).toBe(200);
+      const registered = await post(
+        '/sys/user/register',
+        registration({
+          username: 'stepcheck',
+          phone: '13900000021',
+          email: 'stepcheck@example.com',
+          emailCode: code,
+        }),
+      );
+      expect(registered.statusCode).toBe(200);
+    });
+
     it('does not take the same code twice', async () => {
       const code = await emailCode('twice@example.com');
       const first = await post(

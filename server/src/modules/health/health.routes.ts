@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { ok, responses } from '../../platform/http/envelope.js';
 import type { HealthService } from './health.service.js';
 
-const ZHealth = z.object({ status: z.literal('ok'), db: z.literal('ok') });
+const ZHealth = z.object({
+  status: z.literal('ok'),
+  db: z.literal('ok'),
+  version: z.string().describe('Server version (its package version)'),
+});
 
 export function healthRoutes(health: HealthService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -14,7 +18,7 @@ export function healthRoutes(health: HealthService): FastifyPluginAsyncZod {
         config: { public: true },
         schema: {
           tags: ['platform'],
-          summary: 'Liveness and database check',
+          summary: 'Liveness, database check and the server version',
           querystring: ZCacheBuster,
           response: responses(ZHealth),
         },

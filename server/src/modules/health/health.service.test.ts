@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/app.js';
 import { createDatabase } from '../../platform/db/database.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { HealthService } from './health.service.js';
@@ -16,6 +18,19 @@ describe('health', () => {
       expect(failed).toMatchObject({ code: 'databaseUnavailable', httpStatus: 503 });
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('answers with the server version, which the diagnostics page shows', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      const pkg = JSON.parse(
+        readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+      ) as { version: string };
+      expect(res.json().result).toEqual({ status: 'ok', db: 'ok', version: pkg.version });
+    } finally {
+      await t.close();
     }
   });
 });

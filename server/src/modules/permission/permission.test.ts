@@ -30,6 +30,7 @@ describe('getUserPermissionByToken', () => {
       'account',
       'system',
       'isps-user-announcement',
+      'test',
     ]);
     const [home, device, , system] = menu as TMenuItem[];
     expect(device).toMatchObject({
@@ -113,6 +114,7 @@ describe('getUserPermissionByToken', () => {
       'Account permissions',
       'System management',
       'My announcements',
+      'Test',
     ]);
     expect(titles(menu)).toEqual(
       expect.arrayContaining([

@@ -31,6 +31,18 @@ export class RoleRepository {
     );
   }
 
+  /** How many users hold each of the roles (roles nobody holds are absent). */
+  async userCounts(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('sys_user_role')
+      .select(['role_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('role_id', 'in', ids)
+      .groupBy('role_id')
+      .execute();
+    return new Map(rows.map((r) => [r.role_id, Number(r.n)]));
+  }
+
   all(companyId: string) {
     return scoped(this.db, companyId)
       .selectFrom('sys_role')

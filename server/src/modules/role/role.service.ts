@@ -51,8 +51,9 @@ export class RoleService {
 
   async list(scope: Scope, query: TRoleQuery): Promise<TRolePage> {
     const { records, total } = await this.repository.page(scope.companyId, query);
+    const counts = await this.repository.userCounts(records.map((r) => r.id));
     return {
-      records: records.map(toRole),
+      records: records.map((r) => ({ ...toRole(r), userCount: counts.get(r.id) ?? 0 })),
       total,
       size: query.pageSize,
       current: query.pageNo,

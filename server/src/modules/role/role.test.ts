@@ -188,6 +188,9 @@ describe('role administration', () => {
       });
       const token = await t.login('tempuser', PASSWORD);
       expect((await call(token, 'GET', '/sys/log/list')).statusCode).toBe(200);
+      // The list says how many users would lose the role, so the console can warn first.
+      const listed = await call(admin, 'GET', '/sys/role/list?roleName=temp');
+      expect(listed.json().result.records).toMatchObject([{ roleCode: 'temp', userCount: 1 }]);
       expect((await call(admin, 'DELETE', `/sys/role/deleteBatch?ids=${tempId}`)).statusCode).toBe(
         200,
       );

@@ -445,6 +445,10 @@ describe('login account administration', () => {
       expect(res.statusCode).toBe(200);
       const probe = await call(token, 'GET', '/sys/user/getCurrentUserDeparts');
       expect(probe.statusCode).toBe(401);
+      // The session's end says why, in the user's language, for the login page to show.
+      expect(probe.json().message).toBe('This account is frozen');
+      const zh = await call(token, 'GET', '/sys/user/getCurrentUserDeparts', undefined, 'zh-CN');
+      expect(zh.json().message).toBe('该用户已冻结');
       const login = await t.loginResponse('newbie', PASSWORD);
       expect(login.statusCode).toBe(403);
       const list = await call(admin, 'GET', '/sys/user/list?status=2');

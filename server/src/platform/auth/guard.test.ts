@@ -40,6 +40,7 @@ describe('route access declarations', () => {
       'POST /api/sys/sms',
       'POST /api/sys/user/passwordReset',
       'POST /api/sys/user/register',
+      'POST /api/sys/user/registerCodeCheck',
       'POST /api/sys/user/registerEmailCode',
       'POST /api/sys/user/resetCode',
     ]);

@@ -66,7 +66,11 @@ export function registerGuard(
 
     const token = sessionToken(request);
     const session = token ? await deps.sessions.resolve(token) : null;
-    if (!session) throw unauthorized();
+    if (!session) {
+      // A frozen user is told why they are out (the console shows it on the login page).
+      const frozen = token !== undefined && (await deps.sessions.endedByFreeze(token));
+      throw frozen ? new AppError('userFrozen', 401) : unauthorized();
+    }
 
     const companyId = headerValue(request, 'x-company-id') ?? session.companyId;
     if (!session.companyIds.includes(companyId)) throw new AppError('companyDenied', 403);

@@ -1,4 +1,4 @@
-import { COMPANY_STATUS } from '@blrms/contracts';
+import { ADMIN_USER_STATUS, COMPANY_STATUS } from '@blrms/contracts';
 import type { Db } from '../db/database.js';
 import type { SysSessionTable } from '../db/schema.js';
 
@@ -7,6 +7,17 @@ export class SessionRepository {
 
   async insert(row: SysSessionTable): Promise<void> {
     await this.db.insertInto('sys_session').values(row).execute();
+  }
+
+  /** Whether the token was a session of a user who is now frozen (freezing ends sessions). */
+  async ownerIsFrozen(tokenHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_session as s')
+      .innerJoin('sys_user as u', 'u.id', 's.user_id')
+      .select('u.status')
+      .where('s.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row?.status === ADMIN_USER_STATUS.frozen;
   }
 
   /** The live session of a token, with what the request scope needs about its user. */

@@ -98,6 +98,11 @@ export class SessionService {
     return (await this.repository.findLive(tokenHash, this.clock())) !== undefined;
   }
 
+  /** For a token that no longer resolves: whether it ended because its user was frozen. */
+  endedByFreeze(token: string): Promise<boolean> {
+    return this.repository.ownerIsFrozen(sha256(token));
+  }
+
   async revoke(token: string): Promise<void> {
     const tokenHash = sha256(token);
     await this.repository.revokeByHash(tokenHash, this.clock());

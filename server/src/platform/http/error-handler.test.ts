@@ -19,7 +19,7 @@ describe('envelope and errors', () => {
       success: true,
       message: '',
       code: 200,
-      result: { status: 'ok', db: 'ok' },
+      result: { status: 'ok', db: 'ok', version: expect.any(String) },
       timestamp: expect.any(Number),
     });
   });

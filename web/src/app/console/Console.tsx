@@ -11,11 +11,13 @@ import { pageFor } from '../component-registry';
 import { Shell } from '../layout/Shell';
 import { PageLoading } from '../PageLoading';
 import { menuRouteSpecs } from './menu-tree';
+import { NoConsolePage } from './NoConsolePage';
 import { usePermissionRefresh } from './use-permission-refresh';
 
 /**
  * Everything behind the login: loads the user's menu, builds the routes from it (spec section 2)
- * and renders them inside the shell. A failed load logs out; the auth guard then shows login.
+ * and renders them inside the shell. A failed load logs out; the auth guard then shows login. A
+ * user whose roles grant no page stays signed in on a page that says whom to ask.
  */
 export default function Console() {
   const { t } = useTranslation();
@@ -27,7 +29,7 @@ export default function Console() {
 
   useEffect(() => {
     if (!loadError) return;
-    // Errors of the HTTP client were reported by it; the empty-menu error is reported here.
+    // Errors of the HTTP client were reported by it; anything else is reported here.
     if (!(loadError instanceof ApiError)) {
       notification.error({ message: t('http.systemNotice'), description: loadError.message });
     }
@@ -53,5 +55,6 @@ export default function Console() {
     },
   ]);
 
-  return data ? routes : <PageLoading />;
+  if (!data) return <PageLoading />;
+  return data.menu.length === 0 ? <NoConsolePage /> : routes;
 }

@@ -73,6 +73,28 @@ const enUS: Messages = {
   menu: {
     home: 'Home',
   },
+  noConsole: {
+    title: 'No pages yet',
+    heading: 'Your account has no pages yet',
+    askAdmin:
+      "Ask your company's administrator to give you a role, then log in again to use the console.",
+  },
+  testHome: {
+    title: 'Console diagnostics',
+    user: 'Current user',
+    userId: 'User ID',
+    company: 'Current company',
+    depart: 'Current department',
+    websocket: 'WebSocket',
+    socket_open: 'Connected',
+    socket_connecting: 'Connecting',
+    socket_down: 'Not connected',
+    serverVersion: 'Server version',
+    unreachable: 'Unreachable',
+    permissions: 'Button permissions ({{count}})',
+    menu: 'Menu sent by the server',
+    hidden: 'hidden',
+  },
   header: {
     searchMenu: 'Search menu',
     settings: 'Settings',
@@ -1375,8 +1397,13 @@ const enUS: Messages = {
     roleCodeRule: 'Starts with a letter; letters, digits and _ only',
     roleNameRequired: 'Enter a role name',
     deleteConfirm: 'Delete the role {{name}}? Its holders lose what it grants.',
+    deleteConfirmHeld:
+      'Delete the role {{name}}? {{count}} user(s) hold it and lose what it grants; a user with no other role can no longer use the console.',
     deleteSelected: 'Delete selected',
     deleteSelectedConfirm: 'Delete the {{count}} selected roles?',
+    deleteSelectedHeld:
+      'Delete the {{count}} selected roles? {{users}} user(s) hold them and lose what they grant.',
+    userCount: 'Users',
     authorizeTitle: 'Authorize: {{name}}',
     checkAll: 'Check all',
     checkNone: 'Check none',

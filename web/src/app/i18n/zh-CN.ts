@@ -72,6 +72,27 @@ const zhCN = {
   menu: {
     home: '首页',
   },
+  noConsole: {
+    title: '暂无可用页面',
+    heading: '您的账号还没有可以使用的页面',
+    askAdmin: '请联系贵公司的管理员为您分配角色，分配后重新登录即可使用。',
+  },
+  testHome: {
+    title: '控制台诊断',
+    user: '当前用户',
+    userId: '用户 ID',
+    company: '当前公司',
+    depart: '当前部门',
+    websocket: 'WebSocket',
+    socket_open: '已连接',
+    socket_connecting: '连接中',
+    socket_down: '未连接',
+    serverVersion: '服务端版本',
+    unreachable: '无法访问',
+    permissions: '按钮权限（{{count}}）',
+    menu: '服务端下发的菜单',
+    hidden: '隐藏',
+  },
   header: {
     searchMenu: '搜索菜单',
     settings: '系统设置',
@@ -1354,8 +1375,13 @@ const zhCN = {
     roleCodeRule: '以字母开头，只能包含字母、数字和下划线',
     roleNameRequired: '请输入角色名称',
     deleteConfirm: '确定删除角色 {{name}} 吗？拥有该角色的用户将失去它授予的权限。',
+    deleteConfirmHeld:
+      '确定删除角色 {{name}} 吗？有 {{count}} 个用户拥有该角色，他们将失去它授予的权限；没有其他角色的用户将无法使用控制台。',
     deleteSelected: '批量删除',
     deleteSelectedConfirm: '确定删除选中的 {{count}} 个角色吗？',
+    deleteSelectedHeld:
+      '确定删除选中的 {{count}} 个角色吗？共有 {{users}} 个用户拥有这些角色，他们将失去它们授予的权限。',
+    userCount: '用户数',
     authorizeTitle: '角色授权：{{name}}',
     checkAll: '全选',
     checkNone: '全不选',

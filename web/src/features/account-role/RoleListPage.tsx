@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { ProColumns } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
-import type { TRole } from '@blrms/contracts';
+import type { TRole, TRoleListItem } from '@blrms/contracts';
 import { ROLE_SORT_COLUMNS } from '@blrms/contracts';
 import { Button, Card, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
@@ -38,7 +38,11 @@ export default function RoleListPage() {
   };
   const nameOf = (r: TRole) => (i18n.language === 'en-US' && r.roleNameEn) || r.roleName;
 
-  const columns: ProColumns<TRole>[] = [
+  const heldBySelected = (roles.data?.records ?? [])
+    .filter((r) => selected.includes(r.id))
+    .reduce((sum, r) => sum + r.userCount, 0);
+
+  const columns: ProColumns<TRoleListItem>[] = [
     {
       title: t('roleAdmin.search'),
       dataIndex: 'roleName',
@@ -60,6 +64,13 @@ export default function RoleListPage() {
       sorter: true,
       hideInSearch: true,
       width: 160,
+    },
+    {
+      title: t('roleAdmin.userCount'),
+      dataIndex: 'userCount',
+      hideInSearch: true,
+      width: 90,
+      align: 'right',
     },
     {
       title: t('roleAdmin.description'),
@@ -95,7 +106,12 @@ export default function RoleListPage() {
           )}
           {can.delete && row.roleCode !== 'admin' && (
             <Popconfirm
-              title={t('roleAdmin.deleteConfirm', { name: nameOf(row) })}
+              title={
+                row.userCount > 0
+                  ? t('roleAdmin.deleteConfirmHeld', { name: nameOf(row), count: row.userCount })
+                  : t('roleAdmin.deleteConfirm', { name: nameOf(row) })
+              }
+              styles={{ root: { maxWidth: 360 } }}
               onConfirm={() => remove.mutate([row.id])}
             >
               <a data-testid="role-delete">{t('roleAdmin.delete')}</a>
@@ -108,7 +124,7 @@ export default function RoleListPage() {
 
   return (
     <Card styles={{ body: { padding: 0 } }} data-testid="role-page">
-      <ProTable<TRole, Search>
+      <ProTable<TRoleListItem, Search>
         rowKey="id"
         columns={columns}
         dataSource={roles.data?.records ?? []}
@@ -144,7 +160,15 @@ export default function RoleListPage() {
           can.delete && selected.length > 0 && (
             <Popconfirm
               key="delete"
-              title={t('roleAdmin.deleteSelectedConfirm', { count: selected.length })}
+              title={
+                heldBySelected > 0
+                  ? t('roleAdmin.deleteSelectedHeld', {
+                      count: selected.length,
+                      users: heldBySelected,
+                    })
+                  : t('roleAdmin.deleteSelectedConfirm', { count: selected.length })
+              }
+              styles={{ root: { maxWidth: 360 } }}
               onConfirm={() => remove.mutate(selected, { onSuccess: () => setSelected([]) })}
             >
               <Button danger>{t('roleAdmin.deleteSelected')}</Button>

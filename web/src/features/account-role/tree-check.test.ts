@@ -17,6 +17,16 @@ describe('role permission tree checks', () => {
     expect([...toggle(tree, new Set(), 'add', true)].sort()).toEqual(['account', 'add', 'user']);
   });
 
+  it('checks the pages and buttons of a checked group', () => {
+    expect([...toggle(tree, new Set(), 'account', true)].sort()).toEqual([
+      'account',
+      'add',
+      'edit',
+      'role',
+      'user',
+    ]);
+  });
+
   it('unchecks everything below an unchecked page and keeps the rest', () => {
     const all = new Set(['account', 'user', 'add', 'edit', 'role']);
     expect([...toggle(tree, all, 'user', false)].sort()).toEqual(['account', 'role']);

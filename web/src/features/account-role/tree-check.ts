@@ -27,9 +27,10 @@ function find(tree: TPermissionTreeNode[], key: string): TPermissionTreeNode | u
 }
 
 /**
- * Checking a node checks the menus above it (a page is only reachable through its menu);
- * unchecking it unchecks everything below. Siblings keep their state, so a role can hold a
- * page with only some of its buttons.
+ * Checking a node checks the menus above it (a page is only reachable through its menu) and
+ * everything below it (a group grants its pages, a page its buttons, as antd's and JeecgBoot's
+ * trees do); unchecking it unchecks everything below. Siblings keep their state, and a button
+ * can be unchecked afterwards, so a role can hold a page with only some of its buttons.
  */
 export function toggle(
   tree: TPermissionTreeNode[],
@@ -41,6 +42,8 @@ export function toggle(
   if (on) {
     const parents = parentsOf(tree);
     for (let at: string | null | undefined = key; at; at = parents.get(at)) next.add(at);
+    const node = find(tree, key);
+    if (node) for (const d of descendants(node)) next.add(d);
   } else {
     next.delete(key);
     const node = find(tree, key);

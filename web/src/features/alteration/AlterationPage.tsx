@@ -215,8 +215,11 @@ export default function AlterationPage() {
                 {t('alteration.backToLogin')}
               </Link>
             )}
+            {/* Keyed apart: reused, the next button became the submit button before its click
+                ended, so that click also submitted the empty password step. */}
             {step === 0 ? (
               <Button
+                key="next"
                 type="primary"
                 data-testid="alteration-next"
                 onClick={() =>
@@ -233,6 +236,7 @@ export default function AlterationPage() {
               </Button>
             ) : (
               <Button
+                key="submit"
                 type="primary"
                 htmlType="submit"
                 loading={reset.isPending}

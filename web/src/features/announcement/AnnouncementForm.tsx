@@ -105,7 +105,9 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
   const openType = Form.useWatch('openType', form);
 
   const save = async () => {
-    const values = await form.validateFields();
+    // A refused validation is shown on the fields; it is no error of the page.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     try {
       const body = toBody(values);

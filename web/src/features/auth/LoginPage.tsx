@@ -6,7 +6,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
-import { getRememberedUsername, rememberUsername, startSession } from '../../api/session';
+import {
+  forgetSessionEnd,
+  getRememberedUsername,
+  rememberUsername,
+  sessionEndReason,
+  startSession,
+} from '../../api/session';
 import { sysApi } from '../../api/sys';
 import { LangSwitch } from '../../shared/LangSwitch';
 import { SESSION_KEYS } from '../../shared/storage';
@@ -31,7 +37,9 @@ export default function LoginPage({ onUserIntent }: Props) {
   const captcha = useCaptcha();
   // The server sends no image when it runs without captchas (CAPTCHA=off): no field to fill.
   const captchaOff = captcha.image === '';
-  const [error, setError] = useState<string | null>(null);
+  // Why the last session ended (a frozen account, say) shows, across the reload that follows,
+  // until the user types or logs in.
+  const [error, setError] = useState<string | null>(sessionEndReason);
   const remembered = getRememberedUsername();
   const [tab, setTab] = useState<'account' | 'phone'>('account');
 
@@ -47,6 +55,7 @@ export default function LoginPage({ onUserIntent }: Props) {
 
   const loggedIn = (result: TLoginResult) => {
     if (result.multiDepart === MULTI_DEPART) sessionStorage.setItem(SESSION_KEYS.chooseDepart, '1');
+    forgetSessionEnd();
     // Last: storing the session re-renders GuestOnly, which takes the user to the redirect target.
     startSession(result);
   };
@@ -115,7 +124,10 @@ export default function LoginPage({ onUserIntent }: Props) {
             setError(null);
             login.mutate(values);
           }}
-          onValuesChange={() => setError(null)}
+          onValuesChange={() => {
+            forgetSessionEnd();
+            setError(null);
+          }}
           onFocus={signalIntent}
         >
           {error && (

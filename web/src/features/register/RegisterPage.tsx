@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { accountApi } from '../../api/account';
+import { http } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { AccountLayout } from '../../shared/account/AccountLayout';
 import { NewPasswordFields } from '../../shared/account/NewPasswordFields';
@@ -85,6 +86,20 @@ export default function RegisterPage() {
   const next = async () => {
     await form.validateFields(STEP_FIELDS[step]);
     setError(null);
+    if (step === 1) {
+      // A wrong code is told here, on its own step, not after the password is chosen.
+      try {
+        await http.post<null>(
+          '/sys/user/registerCodeCheck',
+          { email: form.getFieldValue('email'), emailCode: form.getFieldValue('emailCode') },
+          { silent: true },
+        );
+      } catch (e) {
+        const text = e instanceof ApiError && e.message ? e.message : t('register.failed');
+        form.setFields([{ name: 'emailCode', errors: [text] }]);
+        throw e;
+      }
+    }
     setStep((s) => s + 1);
   };
 
@@ -217,8 +232,11 @@ export default function RegisterPage() {
               {t('register.haveAccount')}
             </Link>
           )}
+          {/* Keyed apart: reused, the next button would turn into the submit button before its
+              click ended. */}
           {step < 2 ? (
             <Button
+              key="next"
               type="primary"
               onClick={() => void next().catch(() => undefined)}
               data-testid="register-next"
@@ -227,6 +245,7 @@ export default function RegisterPage() {
             </Button>
           ) : (
             <Button
+              key="submit"
               type="primary"
               htmlType="submit"
               loading={register.isPending}

@@ -22,7 +22,9 @@ export function NewPasswordFields({
   testIdPrefix: string;
 }) {
   const { t } = useTranslation();
-  const password = Form.useWatch<string | undefined>('password', Form.useFormInstance());
+  const form = Form.useFormInstance();
+  const password = Form.useWatch<string | undefined>('password', form);
+  const username = Form.useWatch<string | undefined>('username', form);
   return (
     <>
       <Form.Item
@@ -42,7 +44,7 @@ export function NewPasswordFields({
           data-testid={`${testIdPrefix}-password`}
         />
       </Form.Item>
-      <PasswordStrengthMeter password={password} />
+      <PasswordStrengthMeter password={password} username={username} />
       <Form.Item
         name="confirmpassword"
         dependencies={['password']}

@@ -8,10 +8,17 @@ const LOOK: Record<PasswordStrength, { percent: number; color: string }> = {
   high: { percent: 100, color: '#52c41a' },
 };
 
-export function PasswordStrengthMeter({ password }: { password: string | undefined }) {
+export function PasswordStrengthMeter({
+  password,
+  username,
+}: {
+  password: string | undefined;
+  /** The account's username, when the form knows it (the server refuses it as a password). */
+  username?: string;
+}) {
   const { t } = useTranslation();
   if (!password) return null;
-  const strength = passwordStrength(password);
+  const strength = passwordStrength(password, username);
   const look = LOOK[strength];
   return (
     <div className="account-strength" data-testid="password-strength" data-strength={strength}>
