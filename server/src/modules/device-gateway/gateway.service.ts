@@ -252,6 +252,9 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   private transport: MqttTransport<DeviceSession> | null = null;
   private embedded: EmbeddedBroker<DeviceSession> | null = null;
   private liveness: NodeLiveness | null = null;
+  private get livenessOptions(): NodeLivenessOptions {
+    return { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness };
+  }
   private nodeId = `${os.hostname()}:${process.pid}`;
   private closing = false;
   private readonly presence: PresenceWriter;
@@ -317,7 +320,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
       this.deps.clock,
       this.log,
       { offline: (rows) => this.released(rows), revived: () => this.revive() },
-      { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness },
+      this.livenessOptions,
     );
     // Before accepting connections: what the previous run of this node held is offline now.
     await this.liveness.start();
@@ -395,8 +398,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   async reachable(deviceId: string): Promise<boolean> {
     const held = await this.deps.repository.nodeOfDevice(deviceId);
     if (!held?.nodeId || held.nodeId === this.nodeId) return true;
-    const { heartbeatMs } = { ...DEFAULT_LIVENESS_OPTIONS, ...this.options.liveness };
-    return held.seenAt !== null && held.seenAt >= this.deps.clock() - 3 * heartbeatMs;
+    return (
+      held.seenAt !== null &&
+      held.seenAt >= this.deps.clock() - 3 * this.livenessOptions.heartbeatMs
+    );
   }
 
   /**
