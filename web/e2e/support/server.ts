@@ -30,7 +30,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Whether something accepts TCP connections on the port. */
-function accepts(port: number): Promise<boolean> {
+export function accepts(port: number): Promise<boolean> {
   return new Promise((ok) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
