@@ -20,7 +20,13 @@ export function useConsoleHarness(): ConsoleHarness {
   let context: BrowserContext | undefined;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // Settled, not Promise.all: when one of the two fails to start, the other is still kept so
+    // that afterAll stops it instead of leaving a server or a browser running.
+    const [started, launched] = await Promise.allSettled([startServer(), launchBrowser()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
   });
   afterEach(async () => {
     await context?.close();
