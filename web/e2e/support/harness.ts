@@ -22,11 +22,11 @@ export function useConsoleHarness(): ConsoleHarness {
   beforeAll(async () => {
     // Settled, not Promise.all: when one of the two fails to start, the other is still kept so
     // that afterAll stops it instead of leaving a server or a browser running.
-    const [started, launched] = await Promise.allSettled([startServer(), launchBrowser()]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    if (started.status === 'rejected') throw started.reason;
-    if (launched.status === 'rejected') throw launched.reason;
+    const [serverStart, browserLaunch] = await Promise.allSettled([startServer(), launchBrowser()]);
+    if (serverStart.status === 'fulfilled') server = serverStart.value;
+    if (browserLaunch.status === 'fulfilled') browser = browserLaunch.value;
+    if (serverStart.status === 'rejected') throw serverStart.reason;
+    if (browserLaunch.status === 'rejected') throw browserLaunch.reason;
   });
   afterEach(async () => {
     await context?.close();
