@@ -118,19 +118,58 @@ describe('change password', () => {
     await seen(toast(page, '中文切换成功'));
   });
 
-  it('refuses a wrong old password and keeps the session', async () => {
-    const dialog = await openDialog('修改密码', '修改密码');
-    await field(dialog, '旧密码').fill('not-my-password');
-    await field(dialog, '新密码').fill(NEW_PASSWORD);
-    await field(dialog, '确认新密码').fill(NEW_PASSWORD);
-    await dialog.getByRole('button', { name: '确 定' }).click();
-    // The server's refusal is shown and the form stays open for another try.
-    await seen(toast(page, '旧密码输入错误'));
-    await seen(field(dialog, '旧密码'));
-    expect(await storedToken(page)).not.toBeNull();
-    await dialog.getByRole('button', { name: '取 消' }).click();
-    await gone(dialog);
-  });
+  // Issue 16: the server's refusals showed as a pop-up; they belong under the field they concern.
+  it.each([
+    [
+      'en-US',
+      'English',
+      'Change password',
+      'Old password',
+      'New password',
+      'Confirm new password',
+      'Old password is incorrect',
+      'is too common',
+    ],
+    [
+      'zh-CN',
+      '中文',
+      '修改密码',
+      '旧密码',
+      '新密码',
+      '确认新密码',
+      '旧密码输入错误',
+      '过于常见，请换一个',
+    ],
+  ])(
+    'puts a wrong old password and a too common new one under their fields (%s), keeping the session',
+    async (_lang, language, title, oldLabel, newLabel, confirmLabel, wrongOld, common) => {
+      if ((await page.getByTestId('header').getByTestId('lang-switch').innerText()) !== language) {
+        await page.getByTestId('header').getByTestId('lang-switch').hover();
+        await page.getByRole('menuitem', { name: language, exact: true }).click();
+        await seen(page.getByTestId('header').getByTestId('lang-switch').getByText(language));
+      }
+      const dialog = await openDialog(title, title);
+      const ok = dialog.getByRole('button', { name: /^(确 定|OK)$/ });
+      await field(dialog, oldLabel).fill('not-my-password');
+      await field(dialog, newLabel).fill(NEW_PASSWORD);
+      await field(dialog, confirmLabel).fill(NEW_PASSWORD);
+      await ok.click();
+      await seen(fieldError(dialog, oldLabel).getByText(wrongOld, { exact: true }));
+
+      await field(dialog, oldLabel).fill(server.adminPassword);
+      await field(dialog, newLabel).fill('password1');
+      await field(dialog, confirmLabel).fill('password1');
+      await ok.click();
+      await seen(fieldError(dialog, newLabel).getByText(common, { exact: true }));
+      // Under the fields only: no pop-up, and the form stays open for another try.
+      await page.waitForTimeout(300);
+      const popUps = page.locator('.ant-message-notice, .ant-notification-notice');
+      expect(await popUps.filter({ hasText: new RegExp(`${wrongOld}|${common}`) }).count()).toBe(0);
+      expect(await storedToken(page)).not.toBeNull();
+      await dialog.getByRole('button', { name: /^(取 消|Cancel)$/ }).click();
+      await gone(dialog);
+    },
+  );
 
   it('changes it: back to login after the countdown; the old password fails, the new one works', async () => {
     const dialog = await openDialog('修改密码', '修改密码');

@@ -101,6 +101,11 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heartbeat') }),
   z.object({ type: z.literal('subscribe'), channel: ZChannel }),
   z.object({ type: z.literal('unsubscribe'), channel: ZChannel }),
+  z
+    .object({ type: z.literal('language'), lang: z.enum(['zh-CN', 'en-US']) })
+    .describe(
+      "The console's language: announcement titles (`msgTxt`) reach this socket in it. Until the console says, the upgrade request's Accept-Language decides",
+    ),
 ]);
 export type TClientMessage = z.infer<typeof ZClientMessage>;
 

@@ -1,7 +1,7 @@
 import type { TFieldError } from '@blrms/contracts';
 import i18n from 'i18next';
 import { feedback } from './feedback';
-import { getToken, logout, rememberSessionEnd } from './session';
+import { getToken, logout, rememberSessionEnd, sessionEndsOnPurpose } from './session';
 
 /**
  * What a failed call rejects with: the HTTP status (504 for our own timeout), the message, and
@@ -56,6 +56,8 @@ export function reportApiError(error: ApiError): void {
   const { notification, modal } = feedback();
   const title = t('http.systemNotice');
   const hasToken = getToken() !== null;
+  const sessionEnds = error.status === 401 || error.message === TOKEN_EXPIRED_MESSAGE;
+  if (sessionEnds && sessionEndsOnPurpose()) return;
 
   if (error.status === 500 && error.message === TOKEN_EXPIRED_MESSAGE && hasToken) {
     if (sessionEnding) return;
@@ -92,19 +94,19 @@ export function reportApiError(error: ApiError): void {
     case STATUS_TIMEOUT:
       notification.error({ message: title, description: t('http.timeout') });
       return;
-    case 401:
+    case 401: {
       if (sessionEnding) return;
-      notification.error({
-        message: title,
-        description: t('http.unauthorized'),
-        duration: NOTICE_SECONDS,
-      });
+      // The server says why ("Token失效，请重新登录", "该用户已冻结"), in the user's language.
+      const reason = error.message || t('http.unauthorized');
+      notification.error({ message: title, description: reason, duration: NOTICE_SECONDS });
       if (hasToken) {
         sessionEnding = true;
-        if (error.message) rememberSessionEnd(error.message);
+        // Only a session that ended without the user's doing leaves a reason for the login page.
+        rememberSessionEnd(reason);
         void logout().then(() => window.setTimeout(reloadRoot, RELOAD_DELAY_MS));
       }
       return;
+    }
     case STATUS_NETWORK:
       notification.error({
         message: title,

@@ -102,12 +102,25 @@ export function clearSession(): void {
 
 const LOGOUT_TIMEOUT_MS = 9000;
 
+// The user ended the session (logout, a password change): the 401s of the calls still under way
+// are expected, and neither a notice nor a reason on the login page.
+let endingOnPurpose = false;
+
+export function endSessionOnPurpose(): void {
+  endingOnPurpose = true;
+}
+
+export function sessionEndsOnPurpose(): boolean {
+  return endingOnPurpose;
+}
+
 /**
  * Spec section 4: logout tells the server, then forgets the session; a failed server call still
  * completes the logout. It bypasses the client so that an expired token raises no second notice.
  * Resolves to whether the server confirmed.
  */
 export async function logout(): Promise<boolean> {
+  endSessionOnPurpose();
   const token = getToken();
   try {
     if (!token) return true;

@@ -190,6 +190,25 @@ describe('RealtimeClient (spec sections 4 and 9)', () => {
     expect(channelMessages(latest())).toEqual([`subscribe ${ONE_DEVICE}`]);
   });
 
+  it('tells the server the console’s language on every open socket and when it changes', () => {
+    const languages = (socket: FakeSocket) =>
+      socket.sent
+        .map((text) => JSON.parse(text) as { type: string; lang?: string })
+        .filter((m) => m.type === 'language')
+        .map((m) => m.lang);
+    client.setLanguage('en-US');
+    client.start(TARGET);
+    latest().open();
+    expect(languages(latest())).toEqual(['en-US']);
+    client.setLanguage('zh-CN');
+    client.setLanguage('zh-CN');
+    expect(languages(latest())).toEqual(['en-US', 'zh-CN']);
+    latest().drop();
+    vi.advanceTimersByTime(WS_RECONNECT_MS);
+    latest().open();
+    expect(languages(latest())).toEqual(['zh-CN']);
+  });
+
   it('subscribes a new socket to every channel still in use after a reconnect', () => {
     client.start(TARGET);
     latest().open();

@@ -14,6 +14,7 @@ import {
 /** `connecting` until the first open; `open`; `down` while waiting to reconnect or refused. */
 export type RealtimeStatus = 'connecting' | 'open' | 'down';
 
+type TLanguage = Extract<TClientMessage, { type: 'language' }>['lang'];
 type MessageOf<T extends TServerMessageType> = Extract<TServerMessage, { type: T }>;
 type Handler<T extends TServerMessageType> = (message: MessageOf<T>) => void;
 
@@ -52,6 +53,8 @@ export class RealtimeClient {
   private openedBefore = false;
   /** Channel → how many components use it. */
   private readonly channels = new Map<TChannel, number>();
+  /** The console's language: the server writes announcement titles in it. */
+  private language: TLanguage | null = null;
 
   constructor(private readonly urlFor: (userId: string) => string = defaultUrl) {}
 
@@ -110,6 +113,13 @@ export class RealtimeClient {
     };
   }
 
+  /** Tells the server (now and on every reconnect) which language this console shows. */
+  setLanguage(language: TLanguage): void {
+    if (this.language === language) return;
+    this.language = language;
+    this.send({ type: 'language', lang: language });
+  }
+
   onStatus(listener: () => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
@@ -130,6 +140,7 @@ export class RealtimeClient {
     const socket = new WebSocket(this.urlFor(target.userId), [WS_TOKEN_PROTOCOL, target.token]);
     this.socket = socket;
     socket.onopen = () => {
+      if (this.language) this.send({ type: 'language', lang: this.language });
       for (const channel of this.channels.keys()) this.send({ type: 'subscribe', channel });
       this.setStatus('open');
       this.armHeartbeat();

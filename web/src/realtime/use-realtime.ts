@@ -1,6 +1,8 @@
 import type { TChannel, TServerMessage, TServerMessageType } from '@blrms/contracts';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { getToken } from '../api/session';
+import { isLanguage } from '../shared/language';
 import { useLoginUser } from '../shared/use-login-user';
 import { realtime, type RealtimeStatus } from './realtime-client';
 
@@ -63,6 +65,12 @@ export function useRealtimeStatus(): RealtimeStatus {
 export function useRealtimeConnection(): void {
   const user = useLoginUser();
   const userId = user?.id;
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  // The server writes announcement titles (`msgTxt`) in the language the console shows.
+  useEffect(() => {
+    if (isLanguage(language)) realtime.setLanguage(language);
+  }, [language]);
   useEffect(() => {
     const token = getToken();
     if (!userId || !token) return;

@@ -281,6 +281,8 @@ export class AnnouncementRepository {
       'a.open_page',
       'a.bus_id',
       'a.create_time',
+      'a.msg_code',
+      'a.msg_params',
       'sys_announcement_send.id as send_id',
       'sys_announcement_send.read_flag',
       'sys_announcement_send.read_time',

@@ -34,7 +34,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZAnnouncementPage),
         },
       },
-      async (req) => ok(await announcements.list(req.scope, req.query)),
+      async (req) => ok(await announcements.list(req.scope, req.query, req.lang)),
     );
 
     app.get(
@@ -62,7 +62,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZAnnouncement),
         },
       },
-      async (req) => ok(await announcements.add(req.scope, req.body)),
+      async (req) => ok(await announcements.add(req.scope, req.body, req.lang)),
     );
 
     app.put(
@@ -76,7 +76,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZAnnouncement),
         },
       },
-      async (req) => ok(await announcements.edit(req.scope, req.body)),
+      async (req) => ok(await announcements.edit(req.scope, req.body, req.lang)),
     );
 
     app.delete(
@@ -158,7 +158,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZListByUser),
         },
       },
-      async (req) => ok(await announcements.listByUser(req.scope)),
+      async (req) => ok(await announcements.listByUser(req.scope, req.lang)),
     );
 
     app.get(
@@ -172,7 +172,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZUserAnnouncement),
         },
       },
-      async (req) => ok(await announcements.queryForUser(req.scope, req.query.id)),
+      async (req) => ok(await announcements.queryForUser(req.scope, req.query.id, req.lang)),
     );
 
     app.get(
@@ -186,7 +186,7 @@ export function announcementRoutes(announcements: AnnouncementService): FastifyP
           response: responses(ZUserAnnouncementPage),
         },
       },
-      async (req) => ok(await announcements.myAnnouncements(req.scope, req.query)),
+      async (req) => ok(await announcements.myAnnouncements(req.scope, req.query, req.lang)),
     );
 
     app.put(

@@ -25,6 +25,12 @@ import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import type { AnnouncementRepository } from './announcement.repository.js';
 import { sanitizeRichText } from './sanitize.js';
+import {
+  renderStored,
+  renderSystemMessage,
+  type SystemMessageCode,
+  type SystemMessageParams,
+} from './system-messages.js';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 const epoch = (time: string | null | undefined) => (time ? Date.parse(time) : null);
@@ -47,17 +53,20 @@ type InboxRow = {
   open_page: string | null;
   bus_id: string | null;
   create_time: number;
+  msg_code: string | null;
+  msg_params: string | null;
   send_id: string;
   read_flag: number;
   read_time: number | null;
 };
 
-function toUserAnnouncement(row: InboxRow): TUserAnnouncement {
+function toUserAnnouncement(row: InboxRow, lang: Lang): TUserAnnouncement {
+  const text = renderStored(row, lang);
   return {
     id: row.id,
     sendId: row.send_id,
-    titile: row.titile,
-    msgContent: row.msg_content,
+    titile: text.title,
+    msgContent: text.content,
     sender: row.sender,
     sendTime: iso(row.send_time),
     priority: row.priority as TAnnouncementPriority,
@@ -73,13 +82,15 @@ function toUserAnnouncement(row: InboxRow): TUserAnnouncement {
 
 function toAnnouncement(
   row: SysAnnouncementTable & { recipients?: number | string | null; read_count?: number | null },
+  lang: Lang,
 ): TAnnouncement {
   const audience = row.msg_type as TAnnouncementAudience;
   const chosen = ids(row.audience_ids);
+  const text = renderStored(row, lang);
   return {
     id: row.id,
-    titile: row.titile,
-    msgContent: row.msg_content,
+    titile: text.title,
+    msgContent: text.content,
     priority: row.priority as TAnnouncementPriority,
     msgCategory: row.msg_category as TAnnouncement['msgCategory'],
     msgType: audience,
@@ -101,6 +112,17 @@ function toAnnouncement(
   };
 }
 
+/** The title in each language, for the websocket message of each recipient's console. */
+type Titles = Record<Lang, string>;
+const NO_TITLE: Titles = { 'zh-CN': '', 'en-US': '' };
+
+function titlesOf(row: Parameters<typeof renderStored>[0]): Titles {
+  return {
+    'zh-CN': renderStored(row, 'zh-CN').title,
+    'en-US': renderStored(row, 'en-US').title,
+  };
+}
+
 /** What another module gives to send a message from the platform itself. */
 export interface SystemMessage {
   companyId: string;
@@ -108,9 +130,9 @@ export interface SystemMessage {
   userIds?: string[];
   /** Recipients by role code of the company (e.g. `admin`). */
   roles?: string[];
-  title: string;
-  /** Rich text; sanitized like any announcement. */
-  content: string;
+  /** What it says, rendered in each reader's language when read. */
+  code: SystemMessageCode;
+  params: SystemMessageParams;
   priority: TAnnouncementPriority;
   openType?: 'url' | 'component' | null;
   openPage?: string | null;
@@ -129,10 +151,10 @@ export class AnnouncementService {
     private readonly clock: Clock,
   ) {}
 
-  async list(scope: Scope, query: TAnnouncementQuery): Promise<TAnnouncementPage> {
+  async list(scope: Scope, query: TAnnouncementQuery, lang: Lang): Promise<TAnnouncementPage> {
     const { records, total } = await this.repository.page(scope.companyId, query, query);
     return {
-      records: records.map(toAnnouncement),
+      records: records.map((row) => toAnnouncement(row, lang)),
       total,
       size: query.pageSize,
       current: query.pageNo,
@@ -140,13 +162,13 @@ export class AnnouncementService {
     };
   }
 
-  async get(scope: Scope, id: string): Promise<TAnnouncement> {
+  async get(scope: Scope, id: string, lang: Lang): Promise<TAnnouncement> {
     const row = await this.repository.find(scope.companyId, id);
     if (!row) throw notFound('announcementNotFound');
-    return toAnnouncement(row);
+    return toAnnouncement(row, lang);
   }
 
-  async add(scope: Scope, input: TAnnouncementCreate): Promise<TAnnouncement> {
+  async add(scope: Scope, input: TAnnouncementCreate, lang: Lang): Promise<TAnnouncement> {
     const row: SysAnnouncementTable = {
       id: newId(),
       company_id: scope.companyId,
@@ -159,12 +181,14 @@ export class AnnouncementService {
       create_by: scope.username,
       create_time: this.clock(),
       update_time: null,
+      msg_code: null,
+      msg_params: null,
     };
     await this.repository.insert(row);
-    return toAnnouncement(row);
+    return toAnnouncement(row, lang);
   }
 
-  async edit(scope: Scope, input: TAnnouncementEdit): Promise<TAnnouncement> {
+  async edit(scope: Scope, input: TAnnouncementEdit, lang: Lang): Promise<TAnnouncement> {
     const { id, ...fields } = input;
     const existing = await this.repository.find(scope.companyId, id);
     if (!existing) throw notFound('announcementNotFound');
@@ -176,7 +200,7 @@ export class AnnouncementService {
       update_time: this.clock(),
     };
     await this.repository.update(scope.companyId, id, changes);
-    return toAnnouncement({ ...existing, ...changes });
+    return toAnnouncement({ ...existing, ...changes }, lang);
   }
 
   async delete(scope: Scope, ids: string[]): Promise<void> {
@@ -189,7 +213,7 @@ export class AnnouncementService {
     const deleted = await this.repository.delete(scope.companyId, ids);
     if (deleted === 0) throw notFound('announcementNotFound');
     for (const { id, users } of recipients) {
-      if (users.length > 0) await this.notify(scope.companyId, id, '', 'revoke', users);
+      if (users.length > 0) await this.notify(scope.companyId, id, NO_TITLE, 'revoke', users);
     }
   }
 
@@ -214,7 +238,7 @@ export class AnnouncementService {
     await this.notify(
       scope.companyId,
       id,
-      row.titile,
+      titlesOf(row),
       'revoke',
       row.msg_type === 'all' ? null : users,
     );
@@ -229,11 +253,13 @@ export class AnnouncementService {
     const byRole = await this.repository.recipients(input.companyId, 'role', roleIds);
     const byId = await this.repository.recipients(input.companyId, 'user', input.userIds ?? []);
     const users = [...new Set([...byRole, ...byId])];
+    // The stored text is the Chinese rendering: the title filter searches it.
+    const text = renderSystemMessage(input.code, input.params, 'zh-CN');
     const row: SysAnnouncementTable = {
       id: newId(),
       company_id: input.companyId,
-      titile: input.title.slice(0, 100),
-      msg_content: sanitizeRichText(input.content),
+      titile: text.title,
+      msg_content: sanitizeRichText(text.content),
       priority: input.priority,
       msg_category: ANNOUNCEMENT_CATEGORY.system,
       msg_type: 'user',
@@ -251,13 +277,15 @@ export class AnnouncementService {
       create_by: null,
       create_time: this.clock(),
       update_time: null,
+      msg_code: input.code,
+      msg_params: JSON.stringify(input.params),
     };
     await this.repository.insert(row);
     await this.publish(row, null);
     return row.id;
   }
 
-  async listByUser(scope: Scope): Promise<TListByUser> {
+  async listByUser(scope: Scope, lang: Lang): Promise<TListByUser> {
     const now = this.clock();
     const [annt, sys] = await Promise.all([
       this.repository.unread(
@@ -275,10 +303,11 @@ export class AnnouncementService {
         BELL_LIST_SIZE,
       ),
     ]);
+    const read = (row: InboxRow) => toUserAnnouncement(row, lang);
     return {
-      anntMsgList: annt.records.map(toUserAnnouncement),
+      anntMsgList: annt.records.map(read),
       anntMsgTotal: annt.total,
-      sysMsgList: sys.records.map(toUserAnnouncement),
+      sysMsgList: sys.records.map(read),
       sysMsgTotal: sys.total,
     };
   }
@@ -286,6 +315,7 @@ export class AnnouncementService {
   async myAnnouncements(
     scope: Scope,
     query: TUserAnnouncementQuery,
+    lang: Lang,
   ): Promise<TUserAnnouncementPage> {
     const { records, total } = await this.repository.inboxPage(
       scope.companyId,
@@ -300,7 +330,7 @@ export class AnnouncementService {
       query,
     );
     return {
-      records: records.map(toUserAnnouncement),
+      records: records.map((row) => toUserAnnouncement(row, lang)),
       total,
       size: query.pageSize,
       current: query.pageNo,
@@ -309,7 +339,7 @@ export class AnnouncementService {
   }
 
   /** Only an announcement addressed to the caller; anything else is "not found". */
-  async queryForUser(scope: Scope, anntId: string): Promise<TUserAnnouncement> {
+  async queryForUser(scope: Scope, anntId: string, lang: Lang): Promise<TUserAnnouncement> {
     const row = await this.repository.inboxEntry(
       scope.companyId,
       scope.userId,
@@ -317,7 +347,7 @@ export class AnnouncementService {
       anntId,
     );
     if (!row) throw notFound('announcementNotFound');
-    return toUserAnnouncement(row);
+    return toUserAnnouncement(row, lang);
   }
 
   async markRead(scope: Scope, anntId: string): Promise<void> {
@@ -326,12 +356,12 @@ export class AnnouncementService {
     if (!row) throw notFound('announcementNotFound');
     await this.repository.markRead(scope.companyId, scope.userId, anntId, now);
     // The user's other tabs update their bells too.
-    await this.notify(scope.companyId, anntId, row.titile, 'read', [scope.userId]);
+    await this.notify(scope.companyId, anntId, titlesOf(row), 'read', [scope.userId]);
   }
 
   async markAllRead(scope: Scope): Promise<void> {
     const changed = await this.repository.markAllRead(scope.companyId, scope.userId, this.clock());
-    if (changed > 0) await this.notify(scope.companyId, '', '', 'read', [scope.userId]);
+    if (changed > 0) await this.notify(scope.companyId, '', NO_TITLE, 'read', [scope.userId]);
   }
 
   async audienceOptions(scope: Scope, lang: Lang): Promise<TAudienceOptions> {
@@ -382,14 +412,14 @@ export class AnnouncementService {
     if (!published) throw new AppError('announcementNotDraft', 409);
     const users =
       audience === 'all' ? null : await this.repository.recipientsOf(row.company_id, row.id);
-    await this.notify(row.company_id, row.id, row.titile, 'publish', users);
+    await this.notify(row.company_id, row.id, titlesOf(row), 'publish', users);
   }
 
   /** `userIds` null: every user of the company (a `topic` message); else those users only. */
   private async notify(
     companyId: string,
     msgId: string,
-    msgTxt: string,
+    msgTxt: Titles,
     cmd: 'publish' | 'revoke' | 'read',
     userIds: string[] | null,
   ) {

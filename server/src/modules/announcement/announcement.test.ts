@@ -351,20 +351,23 @@ describe('announcements', () => {
     ]);
   });
 
+  const platformId = async () =>
+    (
+      await t.db
+        .selectFrom('sys_company')
+        .select('id')
+        .where('code', '=', 'platform')
+        .executeTakeFirstOrThrow()
+    ).id;
+
   it('sends system messages from the platform to users and roles', async () => {
     const before = await bell(admin);
     const id = await t.app.announcements.sendSystemMessage({
-      companyId: (
-        await t.db
-          .selectFrom('sys_company')
-          .select('id')
-          .where('code', '=', 'platform')
-          .executeTakeFirstOrThrow()
-      ).id,
+      companyId: await platformId(),
       roles: ['admin'],
       userIds: [memberId],
-      title: 'Device R40-001 offline for 10 minutes',
-      content: '<p>Last seen 10:00<script>x()</script></p>',
+      code: 'device.offline',
+      params: { count: 1, seconds: 60, devices: 'R40-001 <script>x()</script>', more: 0 },
       priority: 'M',
       openType: 'url',
       openPage: '/device/device',
@@ -378,7 +381,74 @@ describe('announcements', () => {
     expect(detail.json().result).toMatchObject({
       msgCategory: '2',
       sender: null,
-      msgContent: '<p>Last seen 10:00</p>',
+      msgContent:
+        '<p>These devices have been offline for more than 60 s: R40-001 &lt;script&gt;x()&lt;/script&gt;</p>',
     });
+  });
+
+  it('renders a system message in the reader’s language on every read path, never both', async () => {
+    const id = await t.app.announcements.sendSystemMessage({
+      companyId: await platformId(),
+      userIds: [memberId],
+      roles: ['admin'],
+      code: 'device.offline',
+      params: { count: 12, seconds: 60, devices: 'R40A0001, R40A0002', more: 10 },
+      priority: 'M',
+    });
+    const zh = {
+      titile: '12 台设备离线',
+      msgContent: '<p>以下设备已离线超过 60 秒：R40A0001, R40A0002 等 10 台</p>',
+    };
+    const en = {
+      titile: '12 device(s) offline',
+      msgContent:
+        '<p>These devices have been offline for more than 60 s: R40A0001, R40A0002 and 10 more</p>',
+    };
+    for (const [lang, expected] of [
+      ['zh-CN', zh],
+      ['en-US', en],
+      ['en-GB,en;q=0.9', en],
+      ['', zh],
+    ] as const) {
+      const read = (url: string, token = member) => call('GET', url, token, undefined, lang);
+      const inBell = (await read('/api/sys/annountCement/listByUser')).json().result.sysMsgList;
+      expect(inBell.find((m: { id: string }) => m.id === id)).toMatchObject(expected);
+      const mine = (await read('/api/sys/sysAnnouncementSend/getMyAnnouncementSend?pageSize=100'))
+        .json()
+        .result.records.find((m: { id: string }) => m.id === id);
+      expect(mine).toMatchObject(expected);
+      const detail = (await read(`/api/sys/annountCement/queryById?id=${id}`)).json().result;
+      expect(detail).toMatchObject(expected);
+      const managed = (await read('/api/sys/annountCement/list?pageSize=100&msgCategory=2', admin))
+        .json()
+        .result.records.find((m: { id: string }) => m.id === id);
+      expect(managed).toMatchObject(expected);
+      for (const text of [detail.titile, detail.msgContent]) expect(text).not.toContain(' / ');
+    }
+  });
+
+  it('shows a system message stored before codes existed as it was written', async () => {
+    const id = await t.app.announcements.sendSystemMessage({
+      companyId: await platformId(),
+      userIds: [memberId],
+      code: 'device.unstable',
+      params: { count: 1, minutes: 10, times: 4, devices: 'R40A0003', more: 0 },
+      priority: 'M',
+    });
+    await t.db
+      .updateTable('sys_announcement')
+      .set({ msg_code: null, msg_params: null, titile: 'Old text', msg_content: '<p>Old</p>' })
+      .where('id', '=', id)
+      .execute();
+    for (const lang of ['zh-CN', 'en-US']) {
+      const detail = await call(
+        'GET',
+        `/api/sys/annountCement/queryById?id=${id}`,
+        member,
+        undefined,
+        lang,
+      );
+      expect(detail.json().result).toMatchObject({ titile: 'Old text', msgContent: '<p>Old</p>' });
+    }
   });
 });

@@ -12,7 +12,13 @@ import { generate } from 'mqtt-packet';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../platform/auth/tokens.js';
 import { newId } from '../../platform/db/ids.js';
-import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '../../test/app.js';
+import {
+  ADMIN_PASSWORD,
+  PLATFORM_ID,
+  authHeaders,
+  createTestApp,
+  type TestContext,
+} from '../../test/app.js';
 import {
   DEVICE_BUTTONS,
   DEVICE_PAGES,
@@ -747,8 +753,9 @@ describe('MQTT gateway (embedded broker)', () => {
   it('alerts the owner once when a device stays offline, and once for a flapping device', async () => {
     // A token of another owner: the alerts of the devices of the other tests go to admin.
     const companyId = await t.createCompany(`gw-alerts-${newId().slice(0, 6)}`);
+    const ownerName = `gwowner${newId().slice(0, 6)}`;
     const ownerId = await t.createUser({
-      username: `gwowner${newId().slice(0, 6)}`,
+      username: ownerName,
       password: 'Owner-Pass-1',
       companyId,
     });
@@ -774,7 +781,7 @@ describe('MQTT gateway (embedded broker)', () => {
       t.db
         .selectFrom('sys_announcement')
         .innerJoin('sys_announcement_send as s', 's.annt_id', 'sys_announcement.id')
-        .select(['titile', 'msg_content', 'open_page', 'bus_id'])
+        .select(['titile', 'msg_content', 'msg_code', 'open_page', 'bus_id'])
         .where('s.user_id', '=', ownerId)
         .orderBy('sys_announcement.create_time')
         .execute();
@@ -800,7 +807,8 @@ describe('MQTT gateway (embedded broker)', () => {
     await t.app.deviceGateway.checkAlerts();
     expect(await alerts()).toEqual([
       expect.objectContaining({
-        titile: '1 台设备连接不稳定 / 1 device(s) with an unstable connection',
+        titile: '1 台设备连接不稳定',
+        msg_code: 'device.unstable',
         msg_content: expect.stringContaining(flapping),
       }),
     ]);
@@ -811,12 +819,36 @@ describe('MQTT gateway (embedded broker)', () => {
     const steadyId = (await deviceOf(steady)).id;
     expect((await alerts()).slice(1)).toEqual([
       expect.objectContaining({
-        titile: '1 台设备离线 / 1 device(s) offline',
+        titile: '1 台设备离线',
+        msg_code: 'device.offline',
         msg_content: expect.stringContaining(steady),
         open_page: `/device/detail/${steadyId}`,
         bus_id: steadyId,
       }),
     ]);
+
+    // The owner reads the same alerts in the language of their console, one language each.
+    const owner = await t.login(ownerName, 'Owner-Pass-1');
+    const bellIn = async (lang: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/sys/annountCement/listByUser',
+          headers: authHeaders(owner, { 'accept-language': lang }),
+        })
+      ).json().result.sysMsgList as { titile: string; msgContent: string }[];
+    const zh = await bellIn('zh-CN');
+    expect(zh.map((m) => m.titile)).toEqual(['1 台设备离线', '1 台设备连接不稳定']);
+    expect(zh[0]?.msgContent).toBe(`<p>以下设备已离线超过 60 秒：${steady}</p>`);
+    const en = await bellIn('en-US');
+    expect(en.map((m) => m.titile)).toEqual([
+      '1 device(s) offline',
+      '1 device(s) with an unstable connection',
+    ]);
+    expect(en[0]?.msgContent).toBe(
+      `<p>These devices have been offline for more than 60 s: ${steady}</p>`,
+    );
+    for (const m of [...zh, ...en]) expect(`${m.titile}${m.msgContent}`).not.toContain(' / ');
   });
 });
 

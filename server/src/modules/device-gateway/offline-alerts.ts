@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
-import type { Lang } from '../../platform/http/i18n.js';
-import { message, type MessageKey } from '../../platform/http/messages.js';
 import type { SystemMessage } from '../announcement/announcement.service.js';
+import type { SystemMessageCode } from '../announcement/system-messages.js';
 import type { GatewayRepository } from './gateway.repository.js';
 
 export interface OfflineAlertOptions {
@@ -25,8 +24,6 @@ export const DEFAULT_ALERT_OPTIONS: OfflineAlertOptions = {
   checkIntervalMs: 5_000,
 };
 
-/** The owner's language is not known here: alerts carry both, Chinese first. */
-const LANGS: Lang[] = ['zh-CN', 'en-US'];
 /** Devices named in one alert; the rest are counted. */
 const NAMED_MAX = 10;
 
@@ -48,13 +45,6 @@ interface Flapping {
 }
 
 type Target = Awaited<ReturnType<GatewayRepository['alertTargets']>>[number];
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
 
 /**
  * Tells device owners when a device went offline and stayed offline (a system message in the
@@ -137,8 +127,8 @@ export class OfflineAlerts {
       for (const id of flappingNow) if (!byId.has(id)) this.flapping.delete(id);
       const unstable = flappingNow.map((id) => byId.get(id)).filter((t) => this.unstable(t, now));
       const offline = due.map((id) => byId.get(id)).filter((t) => this.stillOffline(t, now));
-      await this.send(offline, 'deviceOfflineAlertTitle', 'deviceOfflineAlertContent');
-      await this.send(unstable, 'deviceUnstableAlertTitle', 'deviceUnstableAlertContent');
+      await this.send(offline, 'device.offline');
+      await this.send(unstable, 'device.unstable');
     } catch (error) {
       this.log.error({ err: error }, 'device alerts not sent');
     }
@@ -186,8 +176,11 @@ export class OfflineAlerts {
     return true;
   }
 
-  /** One message per owner, in both languages (the console shows it as written). */
-  private async send(targets: Target[], title: MessageKey, content: MessageKey): Promise<void> {
+  /**
+   * One message per owner, as a code with parameters: each reader sees it in their language.
+   * Names are stored as written; the announcement module escapes them when it renders.
+   */
+  private async send(targets: Target[], code: SystemMessageCode): Promise<void> {
     const byOwner = new Map<string, Target[]>();
     for (const target of targets) {
       const key = `${target.company_id}|${target.owner_id}`;
@@ -196,30 +189,22 @@ export class OfflineAlerts {
     for (const devices of byOwner.values()) {
       const [first] = devices;
       if (!first) continue;
-      const params = (lang: Lang) => {
-        const named = devices
-          .slice(0, NAMED_MAX)
-          .map((d) => (d.name === d.sn ? d.sn : `${d.name} (${d.sn})`))
-          .join(', ');
-        const rest = devices.length - NAMED_MAX;
-        return {
+      const named = devices
+        .slice(0, NAMED_MAX)
+        .map((d) => (d.name === d.sn ? d.sn : `${d.name} (${d.sn})`))
+        .join(', ');
+      await this.sender.sendSystemMessage({
+        companyId: first.company_id,
+        userIds: [first.owner_id],
+        code,
+        params: {
           count: devices.length,
           seconds: Math.round(this.options.delayMs / 1000),
           minutes: Math.round(this.options.stableMs / 60_000),
           times: this.options.flapCount,
-          devices: escapeHtml(
-            rest > 0 ? `${named} ${message(lang, 'deviceAlertMore', { count: rest })}` : named,
-          ),
-        };
-      };
-      const both = (key: MessageKey) => LANGS.map((lang) => message(lang, key, params(lang)));
-      await this.sender.sendSystemMessage({
-        companyId: first.company_id,
-        userIds: [first.owner_id],
-        title: both(title).join(' / '),
-        content: both(content)
-          .map((text) => `<p>${text}</p>`)
-          .join(''),
+          devices: named,
+          more: Math.max(0, devices.length - NAMED_MAX),
+        },
         priority: 'M',
         openType: 'url',
         openPage: devices.length === 1 ? `/device/detail/${first.id}` : '/device/list',

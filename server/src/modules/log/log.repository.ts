@@ -5,6 +5,7 @@ import type { SysLogTable } from '../../platform/db/schema.js';
 import { containing } from '../../platform/db/like.js';
 import { selectPage } from '../../platform/db/page.js';
 import { scoped } from '../../platform/db/scoped.js';
+import type { RecordSource } from './operation.js';
 
 const SORT_COLUMNS = {
   createTime: 'create_time',
@@ -24,6 +25,29 @@ export class LogRepository {
 
   async insert(row: SysLogTable): Promise<void> {
     await this.db.insertInto('sys_log').values(row).execute();
+  }
+
+  /**
+   * The display names of records by id, in the order of `ids`, for the operation log. Table and
+   * column come from the log's fixed list (never from a request); records of another company
+   * are left out.
+   */
+  async recordNames(source: RecordSource, ids: string[], companyId: string): Promise<string[]> {
+    const t = sql.table(source.table);
+    const owned = {
+      company: sql`and t.company_id = ${companyId}`,
+      userCompany: sql`and exists (select 1 from sys_user_company uc where uc.user_id = t.id and uc.company_id = ${companyId})`,
+      departCompany: sql`and exists (select 1 from sys_depart d where d.id = t.depart_id and d.company_id = ${companyId})`,
+      global: sql``,
+    }[source.tenancy];
+    const { rows } = await sql<{ id: string; name: string }>`
+      select t.id as id, ${sql.ref(`t.${source.column}`)} as name from ${t} as t
+      where t.id in (${sql.join(ids)}) ${owned}`.execute(this.db);
+    const byId = new Map(rows.map((r) => [r.id, r.name]));
+    return ids.flatMap((id) => {
+      const name = byId.get(id);
+      return name ? [name] : [];
+    });
   }
 
   private filtered(companyId: string, filter: LogFilter) {

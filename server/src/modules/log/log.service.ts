@@ -14,11 +14,14 @@ import { message } from '../../platform/http/messages.js';
 import type { LogRepository } from './log.repository.js';
 import {
   describeOperation,
+  NAMES_SHOWN,
   normalizedType,
   operateTypeOf,
+  recordsToName,
   renderOperation,
   requestParamsOf,
   type OperationWords,
+  type RecordNames,
 } from './operation.js';
 
 const VISIT_DAYS = 7;
@@ -35,6 +38,8 @@ export interface OperationRecord {
   declaredVerb: string | undefined;
   query: unknown;
   body: unknown;
+  /** The records the request acts on by id, named before it ran (see `namesBefore`). */
+  records?: RecordNames;
 }
 
 const API_PREFIX = '/api';
@@ -131,7 +136,7 @@ export class LogService {
   async recordOperation(op: OperationRecord) {
     const path = op.path.slice(0, MAX_URL_LENGTH);
     const route = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
-    const words = describeOperation(route, op.method, op.body, op.declaredVerb);
+    const words = describeOperation(route, op.method, op.body, op.declaredVerb, op.records);
     await this.repository.insert({
       id: newId(),
       company_id: op.scope.companyId,
@@ -150,6 +155,27 @@ export class LogService {
       content_params: JSON.stringify(words),
       request_params: requestParamsOf(op.query, op.body),
     });
+  }
+
+  /**
+   * The names of the records a request acts on by id alone, read before it runs: a delete
+   * leaves nothing to read afterwards, and "删除设备 R40A0001" says more than "删除设备".
+   */
+  async namesBefore(
+    scope: Scope,
+    path: string,
+    query: unknown,
+    body: unknown,
+  ): Promise<RecordNames | undefined> {
+    const route = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
+    const target = recordsToName(route, query, body);
+    if (!target) return undefined;
+    const names = await this.repository.recordNames(
+      target.source,
+      target.ids.slice(0, NAMES_SHOWN),
+      scope.companyId,
+    );
+    return { names, total: target.ids.length };
   }
 
   async list(scope: Scope, query: TSysLogQuery, lang: Lang): Promise<SysLogPage> {

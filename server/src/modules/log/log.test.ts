@@ -8,6 +8,7 @@ import {
   type TestContext,
   fieldText,
 } from '../../test/app.js';
+import { client } from '../../test/devices.js';
 
 describe('logs and login statistics', () => {
   let t: TestContext;
@@ -194,5 +195,119 @@ describe('logs and login statistics', () => {
     expect(zh.json().result[0].logContent).toBe('用户 bossb 登录成功');
     const en = await get('/api/sys/log/list?logType=1', bossB, { 'accept-language': 'en-US' });
     expect(en.json().result.records[0].logContent).toBe('User bossb logged in');
+  });
+
+  // Issue 16: deletes carry only ids, and the log said "删除设备" without saying which.
+  describe('names the records a request acts on by id', () => {
+    type Row = { logContent: string; requestUrl: string; requestParams: string | null };
+    const rowFor = (url: string, id: string, lang: string, token = admin) =>
+      vi.waitFor(async () => {
+        const res = await get('/api/sys/log/list?logType=2&pageSize=200', token, {
+          'accept-language': lang,
+        });
+        const row = (res.json().result.records as Row[]).find(
+          (r) => r.requestUrl === url && (r.requestParams ?? '').includes(id),
+        );
+        expect(row).toBeDefined();
+        return row as Row;
+      });
+
+    it.each([
+      ['device', 'R40A0001', '删除设备 R40A0001', 'Deleted device R40A0001'],
+      ['group', 'Lab north', '删除设备分组 Lab north', 'Deleted device group Lab north'],
+      ['token', 'Plant key', '删除Token密钥 Plant key', 'Deleted token key Plant key'],
+      ['role', 'Auditors', '删除角色 Auditors', 'Deleted role Auditors'],
+      ['position', 'Night shift', '删除职务 Night shift', 'Deleted position Night shift'],
+      ['announcement', 'Old notice', '删除通告 Old notice', 'Deleted announcement Old notice'],
+    ])('a deleted %s: "%s"', async (kind, name, zh, en) => {
+      const api = client(t, admin);
+      let url = '';
+      let id = '';
+      if (kind === 'device') {
+        const tokenId = (await api.ok('POST', '/device/token/add', { name: 'log names' })).id;
+        id = (
+          await api.ok('POST', '/device/device/add', {
+            tokenId,
+            sn: name,
+            name: 'Gate',
+            series: 'R40',
+          })
+        ).id;
+        url = '/api/device/device/delete';
+      } else if (kind === 'group') {
+        id = (await api.ok('POST', '/device/group/add', { name })).id;
+        url = '/api/device/group/delete';
+      } else if (kind === 'token') {
+        id = (await api.ok('POST', '/device/token/add', { name })).id;
+        url = '/api/device/token/delete';
+      } else if (kind === 'role') {
+        id = (await api.ok('POST', '/sys/role/add', { roleCode: 'auditors', roleName: name })).id;
+        url = '/api/sys/role/delete';
+      } else if (kind === 'position') {
+        id = (await api.ok('POST', '/sys/position/add', { code: 'night', name, postRank: '3' })).id;
+        url = '/api/sys/position/delete';
+      } else {
+        id = (
+          await api.ok('POST', '/sys/annountCement/add', {
+            titile: name,
+            msgContent: '<p>x</p>',
+            priority: 'L',
+            msgType: 'all',
+          })
+        ).id;
+        url = '/api/sys/annountCement/delete';
+      }
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `${url}?id=${id}`,
+        headers: authHeaders(admin),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await rowFor(url, id, 'zh-CN')).logContent).toBe(zh);
+      expect((await rowFor(url, id, 'en-US')).logContent).toBe(en);
+    });
+
+    it('lists the first names of a batch and counts the rest', async () => {
+      const api = client(t, admin);
+      const ids: string[] = [];
+      for (let i = 1; i <= 7; i++) {
+        ids.push(
+          (
+            await api.ok('POST', '/sys/user/add', {
+              username: `batch${i}`,
+              realname: `B${i}`,
+              password: 'Batch-Pass-77',
+            })
+          ).id,
+        );
+      }
+      const url = '/api/sys/user/deleteBatch';
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `${url}?ids=${ids.join(',')}`,
+        headers: authHeaders(admin),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await rowFor(url, ids[0]!, 'zh-CN')).logContent).toBe(
+        '删除用户 batch1, batch2, batch3, batch4, batch5 等 2 项',
+      );
+      expect((await rowFor(url, ids[0]!, 'en-US')).logContent).toBe(
+        'Deleted user batch1, batch2, batch3, batch4, batch5 and 2 more',
+      );
+    });
+
+    it('never names a record of another company', async () => {
+      const group = await client(t, admin).ok('POST', '/device/group/add', {
+        name: 'Secret group',
+      });
+      const url = '/api/device/group/delete';
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `${url}?id=${group.id}`,
+        headers: authHeaders(bossB),
+      });
+      expect(res.statusCode).not.toBe(200);
+      expect((await rowFor(url, group.id, 'zh-CN', bossB)).logContent).toBe('删除设备分组');
+    });
   });
 });

@@ -152,6 +152,80 @@ export interface OperationWords {
   action: Action;
   subject: Subject | null;
   name: string | null;
+  /** Records acted on beyond those `name` lists (a batch delete of 30 names the first few). */
+  more?: number;
+}
+
+/**
+ * Where the name of a record lives, for requests that carry only ids (deletes, mostly): the
+ * table, its display column, and how the record is tied to the caller's company, so that the log
+ * never shows the name of another company's record.
+ */
+export interface RecordSource {
+  table: string;
+  column: string;
+  tenancy: 'company' | 'userCompany' | 'departCompany' | 'global';
+}
+
+const RECORD_OF_PATH: [RegExp, RecordSource][] = [
+  [/^\/sys\/user\//, { table: 'sys_user', column: 'username', tenancy: 'userCompany' }],
+  [/^\/sys\/role\//, { table: 'sys_role', column: 'role_name', tenancy: 'company' }],
+  [/^\/sys\/position\//, { table: 'sys_position', column: 'name', tenancy: 'company' }],
+  [
+    /^\/sys\/sysDepartRole\//,
+    { table: 'sys_depart_role', column: 'role_name', tenancy: 'departCompany' },
+  ],
+  [/^\/sys\/sysDepart\//, { table: 'sys_depart', column: 'depart_name', tenancy: 'company' }],
+  [
+    /^\/sys\/permission\/(deletePermissionRule|editPermissionRule)/,
+    { table: 'sys_permission_data_rule', column: 'rule_name', tenancy: 'global' },
+  ],
+  [/^\/sys\/permission\//, { table: 'sys_permission', column: 'name', tenancy: 'global' }],
+  [/^\/sys\/company\//, { table: 'sys_company', column: 'name', tenancy: 'global' }],
+  [/^\/sys\/annountCement\//, { table: 'sys_announcement', column: 'titile', tenancy: 'company' }],
+  [/^\/sys\/checkRule\//, { table: 'sys_check_rule', column: 'rule_name', tenancy: 'global' }],
+  [/^\/device\/token\//, { table: 'device_token', column: 'name', tenancy: 'company' }],
+  [/^\/device\/group\//, { table: 'device_group', column: 'name', tenancy: 'company' }],
+  [/^\/device\/device\//, { table: 'device', column: 'sn', tenancy: 'company' }],
+  [/^\/firmware\//, { table: 'firmware', column: 'version', tenancy: 'company' }],
+  [/^\/campaign\//, { table: 'campaign', column: 'name', tenancy: 'company' }],
+];
+
+/** Names of the first records a request acts on by id, and how many ids it carried. */
+export interface RecordNames {
+  names: string[];
+  total: number;
+}
+
+/** Names listed in a row; the rest are counted ("等 N 项" / "and N more"). */
+export const NAMES_SHOWN = 5;
+const ID = /^[0-9a-f]{32}$/;
+
+function idsIn(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim());
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+/**
+ * The records a request acts on by id alone (`?id=`, `?ids=a,b`, `{ id }`, `{ ids: [] }`) and
+ * where their names live; null when the request names its record itself or has no ids.
+ */
+export function recordsToName(
+  path: string,
+  query: unknown,
+  body: unknown,
+): { source: RecordSource; ids: string[] } | null {
+  if (nameIn(body) !== null) return null;
+  const source = RECORD_OF_PATH.find(([pattern]) => pattern.test(path))?.[1];
+  if (!source) return null;
+  const fields = (value: unknown) =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const q = fields(query);
+  const b = fields(body);
+  const ids = [q.id, q.ids, b.id, b.ids].flatMap(idsIn);
+  const unique = [...new Set(ids.filter((id) => ID.test(id)))];
+  return unique.length > 0 ? { source, ids: unique } : null;
 }
 
 function nameIn(body: unknown): string | null {
@@ -173,6 +247,7 @@ export function describeOperation(
   method: string,
   body: unknown,
   declaredVerb?: string,
+  records?: RecordNames,
 ): OperationWords {
   const verb = declaredVerb ?? path.split('/').filter(Boolean).pop() ?? '';
   const subject = SUBJECT_OF_PATH.find(([pattern]) => pattern.test(path))?.[1] ?? null;
@@ -180,7 +255,13 @@ export function describeOperation(
   // Routes named after their subject (POST /campaign/add starts one; /firmware/upload adds one).
   if (!action) action = method === 'DELETE' ? 'delete' : method === 'POST' ? 'add' : 'other';
   if (subject === 'campaign' && action === 'add') action = 'start';
-  return { action, subject, name: nameIn(body) };
+  const named = nameIn(body);
+  if (named !== null || !records || records.names.length === 0) {
+    return { action, subject, name: named };
+  }
+  const shown = records.names.slice(0, NAMES_SHOWN).map((n) => n.slice(0, 64));
+  const more = records.total - shown.length;
+  return { action, subject, name: shown.join(', '), ...(more > 0 ? { more } : {}) };
 }
 
 /** The column 查询/新增/修改/删除/导入/导出/登录 of a row. */
@@ -200,10 +281,16 @@ export function normalizedType(stored: string | null, method: string | null): Op
   return byMethod[m] ?? null;
 }
 
+const MORE: Record<Lang, (n: number) => string> = {
+  'zh-CN': (n) => ` 等 ${n} 项`,
+  'en-US': (n) => ` and ${n} more`,
+};
+
 export function renderOperation(words: OperationWords, lang: Lang): string {
   const action = ACTIONS[words.action][lang];
   const subject = words.subject ? SUBJECTS[words.subject][lang] : '';
-  const tail = words.name ? ` ${words.name}` : '';
+  const more = words.more ? MORE[lang](words.more) : '';
+  const tail = words.name ? ` ${words.name}${more}` : '';
   if (lang === 'en-US') return `${[action, subject].filter(Boolean).join(' ')}${tail}`;
   return `${action}${subject}${tail}`;
 }

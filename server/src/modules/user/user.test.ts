@@ -130,6 +130,10 @@ describe('user self-service', () => {
       );
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Old password is incorrect');
+      // Named as a field problem, so the console puts it under the field.
+      expect(res.json().errors).toEqual([
+        { field: 'oldpassword', message: 'Old password is incorrect' },
+      ]);
     });
 
     it.each([

@@ -8,6 +8,7 @@ import type {
   TDeviceTelemetryPoint,
   TDisconnectReason,
 } from '@blrms/contracts';
+import type { Lang } from '../http/i18n.js';
 
 /**
  * Events between the parts of the server, and between server nodes when Redis is configured.
@@ -28,7 +29,8 @@ export interface BusTopics {
     companyId: string;
     userIds: string[] | null;
     msgId: string;
-    msgTxt: string;
+    /** The title in each language: each socket gets it in its console's language. */
+    msgTxt: Record<Lang, string>;
     cmd: 'publish' | 'revoke' | 'read';
   };
   /**

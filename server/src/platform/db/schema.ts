@@ -329,6 +329,10 @@ export interface SysAnnouncementTable {
   create_by: string | null;
   create_time: number;
   update_time: number | null;
+  /** A system message's code (`device.offline`); null for announcements people write. */
+  msg_code: string | null;
+  /** JSON parameters of `msg_code`, rendered in the reader's language. */
+  msg_params: string | null;
 }
 
 export interface SysAnnouncementSendTable {

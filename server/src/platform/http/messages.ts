@@ -48,7 +48,11 @@ const CATALOGUE = {
     'zh-CN': '拒绝访问：不属于该公司',
     'en-US': 'Access denied: not a member of this company',
   },
-  oldPasswordWrong: { 'zh-CN': '旧密码输入错误', 'en-US': 'Old password is incorrect' },
+  // A field problem (issue 16): the console shows it under the old password field.
+  oldPasswordWrong: {
+    'zh-CN': 'oldpassword: 旧密码输入错误',
+    'en-US': 'oldpassword: Old password is incorrect',
+  },
   passwordChanged: { 'zh-CN': '密码修改成功', 'en-US': 'Password changed successfully' },
   departSelected: { 'zh-CN': '部门切换成功', 'en-US': 'Department switched' },
   duplicateAvailable: { 'zh-CN': '该值可用！', 'en-US': 'Value is available' },

@@ -11,7 +11,7 @@ type Issue = FastifySchemaValidationError;
 type IssueParams = Record<string, unknown>;
 
 /** Custom messages written in the contracts, in Chinese. */
-const CONTRACT_MESSAGES_ZH: Record<string, string> = {
+export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must be 8-64 letters, digits, _ or -': '必须是 8-64 位字母、数字、_ 或 -',
   'letters and digits only': '只能包含字母和数字',
   'must equal password': '两次输入的密码不一致',
@@ -31,6 +31,29 @@ const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'required for configuration': '批量配置必须填写',
   'must change something': '至少要修改一项',
   'must be an IANA time zone such as Asia/Shanghai': '必须是 IANA 时区，如 Asia/Shanghai',
+  // Issue 16: every custom message of packages/contracts (validation-message.test.ts checks).
+  'at most 64 values': '最多 64 个值',
+  'comma-separated codes like device:list': '必须是以逗号分隔的编码，如 device:list',
+  'letters, digits and _, starting with a letter': '只能包含字母、数字和 _，且以字母开头',
+  'letters, digits, _ and -': '只能包含字母、数字、_ 和 -',
+  'letters, digits, _ and - only': '只能包含字母、数字、_ 和 -',
+  'low threshold must be below high threshold': '低阈值必须小于高阈值',
+  'lowercase letters, digits and - only': '只能包含小写字母、数字和 -',
+  'must be 1 to 64 letters, digits, _ or -': '必须是 1-64 位字母、数字、_ 或 -',
+  'must be a letter then up to 31 letters, digits or _':
+    '必须以字母开头，后跟最多 31 位字母、数字或 _',
+  'must be a mobile number': '必须是手机号码',
+  'must be a phone number': '必须是电话号码',
+  'must be a valid email address': '必须是有效的邮箱地址',
+  'must be a valid mobile number': '必须是有效的手机号码',
+  'must be an IPv4 address': '必须是 IPv4 地址',
+  'must be at least 1': '不能小于 1',
+  'must be at most 3650': '不能大于 3650',
+  'must be comma-separated ids': '必须是以逗号分隔的 ID',
+  'must be devices, campaigns or device:{id}': '必须是 devices、campaigns 或 device:{id}',
+  'must be lowercase letters, digits, _ or ., starting with a letter':
+    '只能包含小写字母、数字、_ 或 .，且以字母开头',
+  'must not contain control characters': '不能包含控制字符',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -191,6 +191,24 @@ describe('console websocket', () => {
     expect(theirs.messages).toEqual([]);
   });
 
+  it('sends a system message’s title in the language each console declared', async () => {
+    const chinese = probe(memberId, member);
+    const english = probe(memberId, member);
+    await Promise.all([chinese.opened, english.opened]);
+    english.send({ type: 'language', lang: 'en-US' });
+    await english.drained();
+    const id = await t.app.announcements.sendSystemMessage({
+      companyId: PLATFORM_ID,
+      userIds: [memberId],
+      code: 'device.offline',
+      params: { count: 2, seconds: 60, devices: 'R40A0001, R40A0002', more: 0 },
+      priority: 'M',
+    });
+    const published = (m: TServerMessage) => m.type === 'user' && m.msgId === id;
+    expect(await chinese.until(published)).toMatchObject({ msgTxt: '2 台设备离线' });
+    expect(await english.until(published)).toMatchObject({ msgTxt: '2 device(s) offline' });
+  });
+
   it('tells every socket to resync when the bus returns after a gap, and closes those whose session ended meanwhile', async () => {
     const ended = await t.login('member', 'Member-Pass-1');
     const kept = probe(memberId, member);
@@ -796,10 +814,10 @@ describe.skipIf(!process.env.REDIS_URL)('console websocket across nodes (Redis)'
       companyId: 'c'.repeat(32),
       userIds: [userId],
       msgId: 'a'.repeat(32),
-      msgTxt: 'From node B',
+      msgTxt: { 'zh-CN': '来自节点 B', 'en-US': 'From node B' },
       cmd: 'publish',
     });
-    expect(await socket.next('user')).toMatchObject({ msgTxt: 'From node B' });
+    expect(await socket.next('user')).toMatchObject({ msgTxt: '来自节点 B' });
   });
 
   it('delivers device status changes made on another node to `devices` on this node', async () => {

@@ -16,6 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { PermissionService } from '../auth/permissions.js';
 import type { Session, SessionService } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
+import { languageOf, type Lang } from '../http/i18n.js';
 
 const PATH = /^\/api\/websocket\/([0-9a-f]{32})\/?$/;
 /**
@@ -73,6 +74,8 @@ export interface DeviceWatchAccess {
 interface Client {
   socket: WebSocket;
   session: Session;
+  /** The console's language (`language` message; the upgrade's Accept-Language until then). */
+  lang: Lang;
   /** Answered since the last ping. */
   alive: boolean;
   expiry: NodeJS.Timeout;
@@ -146,18 +149,23 @@ export class SocketHub {
   ) {
     this.unsubscribe.push(
       bus.subscribe('notice.delivered', ({ companyId, userIds, msgId, msgTxt, cmd }) => {
+        // One serialization per language for every recipient: a publish may address 10,000 users.
+        const perLang = (message: (title: string) => TServerMessage) => {
+          const byLang: Record<Lang, string> = {
+            'zh-CN': JSON.stringify(message(msgTxt['zh-CN'])),
+            'en-US': JSON.stringify(message(msgTxt['en-US'])),
+          };
+          return (client: Client) => byLang[client.lang];
+        };
         if (userIds === null) {
           if (cmd === 'read') return;
-          this.broadcast(companyId, { type: 'topic', msgId, msgTxt, cmd });
+          this.broadcast(
+            companyId,
+            perLang((title) => ({ type: 'topic', msgId, msgTxt: title, cmd })),
+          );
         } else {
-          // One serialization for every recipient: a publish may address 10,000 users.
-          const text = JSON.stringify({
-            type: 'user',
-            msgId,
-            msgTxt,
-            cmd,
-          } satisfies TServerMessage);
-          for (const userId of userIds) this.sendTo(userId, text);
+          const textFor = perLang((title) => ({ type: 'user', msgId, msgTxt: title, cmd }));
+          for (const userId of userIds) this.sendTo(userId, textFor);
         }
       }),
       bus.subscribe('auth.sessions-revoked', ({ tokenHashes, userId }) => {
@@ -235,16 +243,17 @@ export class SocketHub {
     this.server.handleUpgrade(request, socket, head, (ws) => {
       if (!session) ws.close(WS_CLOSE_UNAUTHORIZED, 'unauthorized');
       else if (session.userId !== userId) ws.close(WS_CLOSE_FORBIDDEN, 'forbidden');
-      else this.register(ws, session);
+      else this.register(ws, session, languageOf(request));
     });
   }
 
-  private register(ws: WebSocket, session: Session) {
+  private register(ws: WebSocket, session: Session, lang: Lang) {
     const userId = session.userId;
     const expiresIn = Math.max(0, session.expireTime - this.clock());
     const client: Client = {
       socket: ws,
       session,
+      lang,
       alive: true,
       expiry: setTimeout(() => ws.close(WS_CLOSE_UNAUTHORIZED, 'session expired'), expiresIn),
       fleet: [],
@@ -273,6 +282,7 @@ export class SocketHub {
       }
       const message = parsed.data;
       if (message.type === 'heartbeat') this.send(client, { type: 'heartbeat' });
+      else if (message.type === 'language') client.lang = message.lang;
       else if (message.type === 'subscribe') void this.subscribe(client, message.channel);
       else this.leave(client, message.channel);
     });
@@ -598,16 +608,15 @@ export class SocketHub {
     this.deliver(client, JSON.stringify(message));
   }
 
-  private sendTo(userId: string, text: string) {
+  private sendTo(userId: string, textFor: (client: Client) => string) {
     const set = this.byUser.get(userId);
     if (!set) return;
-    for (const client of set) this.deliver(client, text);
+    for (const client of set) this.deliver(client, textFor(client));
   }
 
-  private broadcast(companyId: string, message: TServerMessage) {
-    const text = JSON.stringify(message);
+  private broadcast(companyId: string, textFor: (client: Client) => string) {
     for (const client of this.all()) {
-      if (client.session.companyIds.includes(companyId)) this.deliver(client, text);
+      if (client.session.companyIds.includes(companyId)) this.deliver(client, textFor(client));
     }
   }
 

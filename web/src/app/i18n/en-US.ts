@@ -41,7 +41,7 @@ const enUS: Messages = {
     forbidden: 'Access denied',
     notFound: 'Sorry, the resource was not found!',
     timeout: 'Network timeout',
-    unauthorized: 'Unauthorized, please log in again',
+    unauthorized: 'Your session has ended, please log in again',
     sessionExpiredTitle: 'Login expired',
     sessionExpiredContent: 'Sorry, your login has expired. Please log in again.',
     loginAgain: 'Log in again',

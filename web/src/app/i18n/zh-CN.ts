@@ -40,7 +40,7 @@ const zhCN = {
     forbidden: '拒绝访问',
     notFound: '很抱歉，资源未找到!',
     timeout: '网络超时',
-    unauthorized: '未授权，请重新登录',
+    unauthorized: '登录已失效，请重新登录',
     sessionExpiredTitle: '登录已过期',
     sessionExpiredContent: '很抱歉，登录已过期，请重新登录',
     loginAgain: '重新登录',

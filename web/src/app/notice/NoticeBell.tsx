@@ -27,7 +27,7 @@ const POPOVER_WIDTH = 300;
  * bell poll every 6 s, and a failed load stops the polling.
  */
 export function NoticeBell() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const reload = useReloadMyAnnouncements();
   const socket = useRealtimeStatus();
@@ -35,7 +35,8 @@ export function NoticeBell() {
   const [detail, setDetail] = useState<TUserAnnouncement | null>(null);
 
   const lists = useQuery({
-    queryKey: [...MY_ANNOUNCEMENTS_KEY, 'bell'],
+    // System messages are rendered in the request's language: a switch loads them again.
+    queryKey: [...MY_ANNOUNCEMENTS_KEY, 'bell', i18n.language],
     queryFn: announcementApi.listByUser,
     refetchInterval: (query) =>
       socket === 'down' && query.state.status !== 'error' ? NOTICE_POLL_MS : false,

@@ -4,8 +4,9 @@ import { App, Button, Form, Input, Modal, Result } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, reportApiError } from '../../api/errors';
-import { logout } from '../../api/session';
+import { endSessionOnPurpose, logout } from '../../api/session';
 import { sysApi } from '../../api/sys';
+import { showFieldErrors } from '../../shared/field-errors';
 import { LOGIN_PATH } from '../../shared/paths';
 
 type PasswordForm = { oldpassword: string; password: string; confirmpassword: string };
@@ -37,12 +38,17 @@ export function ChangePasswordModal({
   const change = useMutation({
     mutationFn: (values: PasswordForm) => sysApi.updatePassword({ username, ...values }),
     onSuccess: () => {
+      // The server ended every session of the user: the calls that fail until the countdown
+      // ends are expected, not a reason to show on the login page.
+      endSessionOnPurpose();
       void message.success(t('password.succeed'));
       setSeconds(COUNTDOWN_SECONDS);
     },
     onError: (error) => {
-      // A refused change (wrong old password, weak new one) is a warning in the dialog's context;
-      // anything else (session, permission, network) goes through the error catalogue.
+      // A refused change (wrong old password, weak new one) shows under its field; one that names
+      // no field is a warning in the dialog's context; anything else (session, permission,
+      // network) goes through the error catalogue.
+      if (showFieldErrors(form, error)) return;
       if (error instanceof ApiError && error.status === 400) {
         void message.warning(error.message || t('password.failed'));
       } else if (error instanceof ApiError) {

@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormText } from '@ant-design/pro-components';
 import type { TDepartRole, TDepartTreeNode } from '@blrms/contracts';
-import { Button, Modal, Popconfirm, Select, Space, Table } from 'antd';
+import { Button, Form, Modal, Popconfirm, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { submitForm } from '../../shared/field-errors';
 import { formatDateTime } from '../../shared/format';
 import { GrantTree } from './GrantTree';
 import {
@@ -120,6 +121,7 @@ export function DepartRolesTab({
   });
   const [authorizing, setAuthorizing] = useState<TDepartRole | null>(null);
   const [assigning, setAssigning] = useState<TDepartRole | null>(null);
+  const [roleForm] = Form.useForm<RoleValues>();
   const roles = useDepartRoles(depart.id, page.pageNo, page.pageSize);
   const { saveRole, removeRole } = useDepartMutations();
 
@@ -189,6 +191,7 @@ export function DepartRolesTab({
         data-testid="depart-roles"
       />
       <ModalForm<RoleValues>
+        form={roleForm}
         name="departRole"
         key={form.editing?.id ?? 'new'}
         title={form.editing ? t('departAdmin.editRole') : t('departAdmin.addRole')}
@@ -204,9 +207,15 @@ export function DepartRolesTab({
             : undefined
         }
         onFinish={async (values) => {
-          await saveRole.mutateAsync(
-            form.editing ? { ...values, id: form.editing.id } : { ...values, departId: depart.id },
+          // A server rule the form broke (a role code taken, say) shows under its field.
+          const saved = await submitForm(roleForm, () =>
+            saveRole.mutateAsync(
+              form.editing
+                ? { ...values, id: form.editing.id }
+                : { ...values, departId: depart.id },
+            ),
           );
+          if (!saved) return false;
           setForm({ open: false, editing: null });
           return true;
         }}

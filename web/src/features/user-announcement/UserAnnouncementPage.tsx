@@ -37,13 +37,14 @@ const categoryEnum = (t: TFunction) => ({
 
 /** /isps/userAnnouncement (spec section 2): the caller's announcements, filters, read state. */
 export default function UserAnnouncementPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [params, setParams] = useState<Params>(DEFAULT_PARAMS);
   const [detail, setDetail] = useState<TUserAnnouncement | null>(null);
   const reload = useReloadMyAnnouncements();
   const list = useQuery({
-    queryKey: [...MY_ANNOUNCEMENTS_KEY, 'page', params],
+    // System messages are rendered in the request's language: a switch loads them again.
+    queryKey: [...MY_ANNOUNCEMENTS_KEY, 'page', params, i18n.language],
     queryFn: () =>
       http.get<TUserAnnouncementPage>('/sys/sysAnnouncementSend/getMyAnnouncementSend', params),
     placeholderData: keepPreviousData,
