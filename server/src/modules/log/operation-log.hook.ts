@@ -5,7 +5,8 @@ import type { LogService } from './log.service.js';
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every change a signed-in user makes leaves a row in the operation log. Writes run after the
+ * Every change a signed-in user makes leaves a row in the operation log, and so does every call
+ * made with an API key, reads included (an integrator's script is audited call by call). Writes run after the
  * response is sent; the returned function waits for pending ones (the server calls it on close).
  */
 export function registerOperationLog(app: FastifyInstance, logs: LogService): () => Promise<void> {
@@ -13,7 +14,7 @@ export function registerOperationLog(app: FastifyInstance, logs: LogService): ()
 
   app.addHook('onResponse', async (request, reply) => {
     const scope = scopeIfSignedIn(request);
-    if (!scope || READ_ONLY.has(request.method)) return;
+    if (!scope || (READ_ONLY.has(request.method) && !scope.apiKey)) return;
     const write = logs
       .recordOperation({
         scope,
