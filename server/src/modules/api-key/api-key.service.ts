@@ -150,7 +150,7 @@ export class ApiKeyService implements ApiKeyAuthenticator {
     if (row.expireTime <= now)
       throw new AppError('apiKeyExpired', 401, { time: iso(row.expireTime) });
     if (row.userStatus !== 1) throw new AppError('apiKeyInvalid', 401);
-    if (row.companyStatus !== COMPANY_STATUS.active) throw new AppError('companyFrozen', 403);
+    if (row.companyStatus !== COMPANY_STATUS.active) throw new AppError('apiKeyCompanyFrozen', 403);
     if (!(await this.repository.isMember(row.userId, row.companyId)))
       throw forbidden('companyDenied');
 

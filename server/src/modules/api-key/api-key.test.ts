@@ -361,7 +361,9 @@ describe('personal API keys', () => {
     expect((await freeze(2)).statusCode).toBe(200);
     const res = await withKey('/api/device/device/list', key);
     expect(res.statusCode).toBe(403);
-    expect(res.json().message).toMatch(/frozen/);
+    expect(res.json().message).toBe(
+      'This company is frozen: its API keys are refused until it is unfrozen',
+    );
     expect((await freeze(1)).statusCode).toBe(200);
     expect((await withKey('/api/device/device/list', key)).statusCode).toBe(200);
     bossA = await t.login('bossa', 'Boss-A-Pass-1');
@@ -393,6 +395,21 @@ describe('personal API keys', () => {
     expect(again.statusCode).toBe(401);
     expect(again.json().message).toBe('This API key has been revoked');
     worker = await t.login('worker', 'Worker-Pass-1');
+  });
+
+  it('declares the key headers as security schemes in the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const doc = res.json() as {
+      components: { securitySchemes: Record<string, Record<string, string>> };
+      security: Record<string, string[]>[];
+    };
+    expect(doc.components.securitySchemes.apiKey).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Api-Key',
+    });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual(expect.arrayContaining([{ apiKey: [] }, { bearer: [] }]));
   });
 
   it('rate limits each key', async () => {

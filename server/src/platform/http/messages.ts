@@ -589,6 +589,10 @@ const CATALOGUE = {
     'zh-CN': (p) => `expireTime: 最长有效期为 ${p.days} 天`,
     'en-US': (p) => `expireTime: must be at most ${p.days} days from now`,
   },
+  apiKeyCompanyFrozen: {
+    'zh-CN': '该公司已冻结，API密钥暂不可用',
+    'en-US': 'This company is frozen: its API keys are refused until it is unfrozen',
+  },
   apiKeyNotFound: {
     'zh-CN': 'API密钥不存在',
     'en-US': 'API key not found',
