@@ -279,6 +279,23 @@ describe('personal API keys', () => {
       payload: { oldpassword: 'Boss-A-Pass-1', password: 'New-Pass-123', confirmpassword: 'x' },
     });
     expect(password.statusCode).toBe(403);
+
+    // Not even another user's password, with a key that holds the code.
+    const reset = await newKey(admin, ['account:user:resetPassword']);
+    const theirs = await t.app.inject({
+      method: 'PUT',
+      url: '/api/sys/user/changePassword',
+      headers: { 'x-api-key': reset.key, 'accept-language': 'en-US' },
+      payload: {
+        username: 'worker',
+        password: 'Hijacked-Pass-1',
+        confirmpassword: 'Hijacked-Pass-1',
+      },
+    });
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json().message).toBe(
+      'API keys cannot be used for this operation; sign in instead',
+    );
     const other = await withKey('/api/device/device/list', key, { 'x-company-id': PLATFORM_ID });
     expect(other.statusCode).toBe(403);
   });
