@@ -16,6 +16,9 @@ import { seed } from './db/seed/seed.js';
 import { AnnouncementRepository } from './modules/announcement/announcement.repository.js';
 import { announcementRoutes } from './modules/announcement/announcement.routes.js';
 import { AnnouncementService } from './modules/announcement/announcement.service.js';
+import { ApiKeyRepository } from './modules/api-key/api-key.repository.js';
+import { apiKeyRoutes } from './modules/api-key/api-key.routes.js';
+import { ApiKeyService } from './modules/api-key/api-key.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -178,6 +181,7 @@ const API = '/api';
 const REDACT = [
   'req.headers.authorization',
   'req.headers["x-access-token"]',
+  'req.headers["x-api-key"]',
   'req.headers.cookie',
   'password',
   'oldpassword',
@@ -405,7 +409,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clock,
   );
 
-  app.decorate('routeAccess', registerGuard(app, { sessions, permissions }));
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(db), permissions, bus, clock, {
+    ratePerMinute: config.apiKeyRateLimit,
+  });
+  app.decorate('routeAccess', registerGuard(app, { sessions, permissions, apiKeys }));
   const flushOperationLog = registerOperationLog(app, logs);
 
   await app.register(fastifyRateLimit, {
@@ -420,9 +427,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         description: 'Remote management platform for IoT devices',
       },
       components: {
-        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' } },
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'X-Access-Token' },
+          // Personal API keys (docs/api.md "API keys"): either header works.
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'blrms_<id>_<secret>',
+            description: 'A personal API key sent as `Authorization: Bearer <key>`',
+          },
+        },
       },
-      security: [{ token: [] }],
+      security: [{ token: [] }, { apiKey: [] }, { bearer: [] }],
     },
     transform: jsonSchemaTransform,
   });
@@ -494,6 +511,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ),
       );
       await api.register(companyRoutes(companies));
+      await api.register(apiKeyRoutes(apiKeys));
     },
     { prefix: API },
   );

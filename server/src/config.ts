@@ -29,6 +29,13 @@ const ZEnv = z.object({
   CAPTCHA: optional(z.enum(['on', 'off'])).default('on'),
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// URL' })),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS)).default('info'),
+  API_KEY_RATE_LIMIT: optional(
+    z.coerce
+      .number({ error: 'must be a whole number of calls per minute (1-1000000)' })
+      .int('must be a whole number of calls per minute (1-1000000)')
+      .min(1, 'must be a whole number of calls per minute (1-1000000)')
+      .max(1_000_000, 'must be a whole number of calls per minute (1-1000000)'),
+  ).default(600),
 });
 
 export interface Config {
@@ -44,6 +51,8 @@ export interface Config {
   captcha: boolean;
   smtpUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Calls one API key may make per minute on each node. */
+  apiKeyRateLimit: number;
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -79,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captcha: e.CAPTCHA === 'on',
     smtpUrl: e.SMTP_URL,
     logLevel: e.LOG_LEVEL,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     webDist: DEFAULT_WEB_DIST,
   };
 }

@@ -30,6 +30,7 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
   'system/CheckRuleList': () => import('../features/check-rule/CheckRuleListPage'),
   'test/TestHome': () => import('../features/test-home/TestHomePage'),
+  'isps/ApiKeys': () => import('../features/api-key/ApiKeysPage'),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

@@ -83,7 +83,7 @@ export class CampaignService {
 
   async add(scope: Scope, input: TCampaignCreate): Promise<TCampaign> {
     if (input.kind === 'config') {
-      if (!(await this.permissions.has(scope.userId, scope.companyId, 'device:config'))) {
+      if (!(await this.permissions.hasIn(scope, 'device:config'))) {
         throw new AppError('campaignConfigDenied', 403);
       }
     }

@@ -217,7 +217,7 @@ export class DepartService {
   /** What the caller may hand to a department: their own grants in the company. */
   async grantableTree(scope: Scope, departId: string, lang: Lang): Promise<TGrantTree> {
     await this.requireDepart(scope, departId);
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     return grantTreeOf(grants.rows, lang);
   }
 
@@ -229,7 +229,7 @@ export class DepartService {
   async saveDepartPermission(scope: Scope, input: TSaveDepartPermission): Promise<void> {
     await this.requireDepart(scope, input.departId);
     const wanted = [...new Set(input.permissionIds)];
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     const grantable = new Set(grants.rows.map((r) => r.id));
     if (!wanted.every((id) => grantable.has(id))) {
       throw new AppError('orgBeyondYourPermissions', 403);

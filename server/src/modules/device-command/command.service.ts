@@ -127,7 +127,7 @@ export class DeviceCommandService {
   ): Promise<TDeviceCommand> {
     if (
       !isBuiltInMethod(input.method) &&
-      !(await this.permissions.has(scope.userId, scope.companyId, CUSTOM_PERMISSION))
+      !(await this.permissions.hasIn(scope, CUSTOM_PERMISSION))
     ) {
       throw new AppError('deviceCommandCustomDenied', 403);
     }

@@ -596,7 +596,7 @@ export class DeviceDataService {
   }
 
   private async requirePlatformAdmin(scope: Scope) {
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
   }
 

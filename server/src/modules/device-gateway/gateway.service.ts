@@ -677,7 +677,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   /** The secret to configure in the external broker's hooks: for platform administrators only. */
   async hookSecretFor(scope: Scope): Promise<TMqttHookSecret> {
-    const grants = await this.deps.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.deps.permissions.grantsIn(scope);
     if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
     return { secret: await this.hookSecret(), header: MQTT_HOOK_SECRET_HEADER };
   }

@@ -481,7 +481,7 @@ export class DeviceService {
     const [breakdown, offlineSeen24h, canReadLogs] = await Promise.all([
       this.repository.breakdown(scope.companyId, rules),
       this.repository.offlineSeenSince(scope.companyId, this.clock() - DAY_MS, rules),
-      this.permissions.has(scope.userId, scope.companyId, 'devicelog:list'),
+      this.permissions.hasIn(scope, 'devicelog:list'),
     ]);
     const sum = (match: (r: (typeof breakdown)[number]) => boolean) =>
       breakdown.filter(match).reduce((n, r) => n + r.count, 0);

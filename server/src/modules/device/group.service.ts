@@ -39,10 +39,9 @@ export class GroupService {
 
   /** For the selects of the group and device pages: group:list or device:list is enough. */
   async options(scope: Scope): Promise<TDeviceGroupOption[]> {
-    const { userId, companyId } = scope;
     const allowed =
-      (await this.permissions.has(userId, companyId, 'group:list')) ||
-      (await this.permissions.has(userId, companyId, 'device:list'));
+      (await this.permissions.hasIn(scope, 'group:list')) ||
+      (await this.permissions.hasIn(scope, 'device:list'));
     if (!allowed) throw forbidden();
     return this.repository.options(scope.companyId);
   }

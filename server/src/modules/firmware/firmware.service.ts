@@ -271,7 +271,7 @@ export class FirmwareService {
 
   /** The limit holds for every company, so only platform administrators change it. */
   private async requirePlatformAdmin(scope: Scope) {
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
   }
 

@@ -136,7 +136,8 @@ export class LogService {
   async recordOperation(op: OperationRecord) {
     const path = op.path.slice(0, MAX_URL_LENGTH);
     const route = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
-    const words = describeOperation(route, op.method, op.body, op.declaredVerb, op.records);
+    const described = describeOperation(route, op.method, op.body, op.declaredVerb, op.records);
+    const words = op.scope.apiKey ? { ...described, apiKey: op.scope.apiKey.name } : described;
     await this.repository.insert({
       id: newId(),
       company_id: op.scope.companyId,

@@ -6,10 +6,11 @@ import type { LogService } from './log.service.js';
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every change a signed-in user makes leaves a row in the operation log. The names of the records
- * a request acts on by id are read before it runs (a delete leaves nothing to read afterwards);
- * writes run after the response is sent; the returned function waits for pending ones (the
- * server calls it on close).
+ * Every change a signed-in user makes leaves a row in the operation log, and so does every call
+ * made with an API key, reads included (an integrator's script is audited call by call). The
+ * names of the records a request acts on by id are read before it runs (a delete leaves nothing to
+ * read afterwards); writes run after the response is sent; the returned function waits for
+ * pending ones (the server calls it on close).
  */
 export function registerOperationLog(app: FastifyInstance, logs: LogService): () => Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -29,7 +30,7 @@ export function registerOperationLog(app: FastifyInstance, logs: LogService): ()
 
   app.addHook('onResponse', async (request, reply) => {
     const scope = scopeIfSignedIn(request);
-    if (!scope || READ_ONLY.has(request.method)) return;
+    if (!scope || (READ_ONLY.has(request.method) && !scope.apiKey)) return;
     const write = logs
       .recordOperation({
         scope,

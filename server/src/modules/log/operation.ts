@@ -11,6 +11,7 @@ export type OperateType = 'query' | 'add' | 'edit' | 'delete' | 'import' | 'expo
 type Words = Record<Lang, string>;
 
 const ACTIONS = {
+  query: { 'zh-CN': '查询', 'en-US': 'Queried' },
   add: { 'zh-CN': '新增', 'en-US': 'Added' },
   edit: { 'zh-CN': '修改', 'en-US': 'Edited' },
   delete: { 'zh-CN': '删除', 'en-US': 'Deleted' },
@@ -138,6 +139,7 @@ const ACTION_OF_VERB: Record<string, Action> = {
 };
 
 const TYPE_OF_ACTION: Partial<Record<Action, OperateType>> = {
+  query: 'query',
   add: 'add',
   upload: 'add',
   delete: 'delete',
@@ -152,6 +154,8 @@ export interface OperationWords {
   action: Action;
   subject: Subject | null;
   name: string | null;
+  /** The name of the API key the call was made with; absent for calls made in a session. */
+  apiKey?: string;
   /** Records acted on beyond those `name` lists (a batch delete of 30 names the first few). */
   more?: number;
 }
@@ -253,7 +257,11 @@ export function describeOperation(
   const subject = SUBJECT_OF_PATH.find(([pattern]) => pattern.test(path))?.[1] ?? null;
   let action = ACTION_OF_VERB[verb];
   // Routes named after their subject (POST /campaign/add starts one; /firmware/upload adds one).
-  if (!action) action = method === 'DELETE' ? 'delete' : method === 'POST' ? 'add' : 'other';
+  // Only API keys' reads are logged, as queries.
+  if (!action) {
+    const byMethod: Record<string, Action> = { DELETE: 'delete', POST: 'add', GET: 'query' };
+    action = byMethod[method] ?? 'other';
+  }
   if (subject === 'campaign' && action === 'add') action = 'start';
   const named = nameIn(body);
   if (named !== null || !records || records.names.length === 0) {
@@ -281,6 +289,12 @@ export function normalizedType(stored: string | null, method: string | null): Op
   return byMethod[m] ?? null;
 }
 
+/** How a row made with an API key says so. */
+const API_KEY_MARK: Record<Lang, (name: string) => string> = {
+  'zh-CN': (name) => `（API密钥：${name}）`,
+  'en-US': (name) => ` (API key: ${name})`,
+};
+
 const MORE: Record<Lang, (n: number) => string> = {
   'zh-CN': (n) => ` 等 ${n} 项`,
   'en-US': (n) => ` and ${n} more`,
@@ -291,8 +305,9 @@ export function renderOperation(words: OperationWords, lang: Lang): string {
   const subject = words.subject ? SUBJECTS[words.subject][lang] : '';
   const more = words.more ? MORE[lang](words.more) : '';
   const tail = words.name ? ` ${words.name}${more}` : '';
-  if (lang === 'en-US') return `${[action, subject].filter(Boolean).join(' ')}${tail}`;
-  return `${action}${subject}${tail}`;
+  const via = words.apiKey ? API_KEY_MARK[lang](words.apiKey) : '';
+  if (lang === 'en-US') return `${[action, subject].filter(Boolean).join(' ')}${tail}${via}`;
+  return `${action}${subject}${tail}${via}`;
 }
 
 /** Keys whose values never reach the log (passwords, verification codes, keys). */

@@ -112,7 +112,7 @@ export class PermissionAdminService {
 
   /** What the caller may grant: everything for platform administrators, else what they hold. */
   async grantableTree(scope: Scope, lang: Lang): Promise<TPermissionTree> {
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     const [rows, counts] = await Promise.all([
       this.repository.live(),
       this.repository.ruleCounts(),
@@ -216,7 +216,7 @@ export class PermissionAdminService {
   }
 
   private async assertPlatformAdmin(scope: Scope): Promise<void> {
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
   }
 

@@ -8,7 +8,7 @@ export function permissionRoutes(userPermissions: UserPermissionService): Fastif
     app.get(
       '/sys/permission/getUserPermissionByToken',
       {
-        config: { authenticated: true },
+        config: { authenticated: true, apiKey: true },
         schema: {
           tags: ['permission'],
           summary: "The caller's menu tree and action permissions in the current company",

@@ -40,6 +40,8 @@ export class UserPermissionService {
    * menu costs a cache lookup instead of building and stringifying ~100 KB again.
    */
   userPermissionJson(scope: Scope, lang: Lang): Promise<string> {
+    // An API key's narrowed grants are made per request: nothing to cache them by.
+    if (scope.apiKey) return this.build(this.permissions.grantsIn(scope), lang);
     const key = `${scope.userId}|${scope.companyId}|${lang}`;
     const grants = this.permissions.grantsOf(scope.userId, scope.companyId);
     const cached = this.cache.get(key);

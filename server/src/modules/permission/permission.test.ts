@@ -30,6 +30,7 @@ describe('getUserPermissionByToken', () => {
       'account',
       'system',
       'isps-user-announcement',
+      'isps-api-key',
       'test',
     ]);
     const [home, device, , system] = menu as TMenuItem[];
@@ -114,6 +115,7 @@ describe('getUserPermissionByToken', () => {
       'Account permissions',
       'System management',
       'My announcements',
+      'API keys',
       'Test',
     ]);
     expect(titles(menu)).toEqual(

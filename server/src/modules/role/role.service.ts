@@ -195,7 +195,7 @@ export class RoleService {
   }
 
   private grants(scope: Scope): Promise<Grants> {
-    return this.permissions.grantsOf(scope.userId, scope.companyId);
+    return this.permissions.grantsIn(scope);
   }
 
   private async role(scope: Scope, id: string): Promise<SysRoleTable> {

@@ -148,7 +148,12 @@ export function userAdminRoutes(users: UserAdminService): FastifyPluginAsyncZod 
     app.put(
       '/sys/user/changePassword',
       {
-        config: { permission: 'account:user:resetPassword', operateType: 'changePassword' },
+        config: {
+          permission: 'account:user:resetPassword',
+          operateType: 'changePassword',
+          // Setting someone's password is a sign-in's act, never an API key's (issue 14).
+          sessionOnly: true,
+        },
         schema: {
           tags: ['user-admin'],
           summary: "Set another user's password; their sessions end",

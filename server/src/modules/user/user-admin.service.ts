@@ -307,7 +307,7 @@ export class UserAdminService {
   }
 
   private async actor(scope: Scope): Promise<Actor> {
-    return { scope, grants: await this.permissions.grantsOf(scope.userId, scope.companyId) };
+    return { scope, grants: await this.permissions.grantsIn(scope) };
   }
 
   private filterOf(

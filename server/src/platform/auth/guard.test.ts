@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
+import type { ApiKeyAuthenticator } from './api-key-auth.js';
 import { registerGuard } from './guard.js';
 import type { PermissionService } from './permissions.js';
 import type { SessionService } from './sessions.js';
@@ -51,7 +52,11 @@ describe('route access declarations', () => {
   });
 
   it('refuses to start with a route that declares nothing, or two things', async () => {
-    const deps = { sessions: {} as SessionService, permissions: {} as PermissionService };
+    const deps = {
+      sessions: {} as SessionService,
+      permissions: {} as PermissionService,
+      apiKeys: {} as ApiKeyAuthenticator,
+    };
     const bare = Fastify();
     registerGuard(bare, deps);
     expect(() => bare.get('/api/forgotten', async () => 'x')).toThrow(/must declare exactly one/);

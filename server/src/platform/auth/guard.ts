@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { PERMISSION_VERSION_HEADER } from '@blrms/contracts';
+import { API_KEY_HEADER, PERMISSION_VERSION_HEADER } from '@blrms/contracts';
 import { AppError, forbidden, unauthorized } from '../http/app-error.js';
+import type { ApiKeyAuthenticator } from './api-key-auth.js';
 import type { PermissionService } from './permissions.js';
 import { setScope } from './scope.js';
 import type { SessionService } from './sessions.js';
@@ -36,6 +37,26 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return headerValue(request, 'x-access-token');
 }
 
+/** A personal API key: `X-Api-Key: <key>` or `Authorization: Bearer <key>`. */
+export function apiKeyOf(request: FastifyRequest): string | undefined {
+  const header = headerValue(request, API_KEY_HEADER);
+  if (header) return header.trim();
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(request, 'authorization') ?? '');
+  return bearer?.[1];
+}
+
+/**
+ * Where a key may be used: routes that declare a permission (the key's codes then decide) unless
+ * they are session-only, and `authenticated` routes only when they opt in. Failing closed keeps
+ * keys out of account routes (password, second factor, key management) added later.
+ */
+function keyAccepted(access: Access, config: RouteOptions['config'] | undefined): boolean {
+  if (config?.sessionOnly) return false;
+  return (
+    access.kind === 'permission' || (access.kind === 'authenticated' && config?.apiKey === true)
+  );
+}
+
 /**
  * Fails closed: a route without an access declaration stops the server at start-up, and every
  * request to a non-public route needs a live session (and the permission, when one is declared)
@@ -43,7 +64,11 @@ export function sessionToken(request: FastifyRequest): string | undefined {
  */
 export function registerGuard(
   app: FastifyInstance,
-  deps: { sessions: SessionService; permissions: PermissionService },
+  deps: {
+    sessions: SessionService;
+    permissions: PermissionService;
+    apiKeys: ApiKeyAuthenticator;
+  },
 ): ReadonlyMap<string, Access> {
   const routes = new Map<string, Access>();
   app.addHook('onRoute', (route) => {
@@ -65,6 +90,37 @@ export function registerGuard(
     if (access.kind === 'public') return;
 
     const token = sessionToken(request);
+    const key = token ? undefined : apiKeyOf(request);
+    if (key !== undefined) {
+      const config = request.routeOptions.config;
+      if (!keyAccepted(access, config)) throw new AppError('apiKeyNotAllowed', 403);
+      const identity = await deps.apiKeys.authenticate(key, request.ip);
+      const wait = deps.apiKeys.consume(identity.keyId);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw new AppError('apiKeyRateLimited', 429, { seconds: wait });
+      }
+      // A key acts in the company it was made in; the guard does not let it switch.
+      const companyHeader = headerValue(request, 'x-company-id');
+      if (companyHeader !== undefined && companyHeader !== identity.companyId) {
+        throw new AppError('companyDenied', 403);
+      }
+      const scope = {
+        userId: identity.userId,
+        username: identity.username,
+        companyId: identity.companyId,
+        orgCode: identity.orgCode,
+        sessionId: `apikey:${identity.keyId}`,
+        apiKey: { id: identity.keyId, name: identity.name, permissions: identity.permissions },
+      };
+      setScope(request, scope);
+      const grants = await deps.permissions.grantsIn(scope);
+      reply.header(PERMISSION_VERSION_HEADER, grants.version);
+      if (access.kind === 'permission' && !grants.codes.has(access.code)) {
+        throw new AppError('apiKeyForbidden', 403, { code: access.code });
+      }
+      return;
+    }
     const session = token ? await deps.sessions.resolve(token) : null;
     if (!session) {
       // A frozen user is told why they are out (the console shows it on the login page).

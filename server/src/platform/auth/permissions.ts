@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { SysPermissionTable } from '../db/schema.js';
 import { PermissionRepository } from './permission.repository.js';
+import type { Scope } from './scope.js';
 
 export type PermissionRow = SysPermissionTable;
 
@@ -25,6 +26,29 @@ const CACHE_TTL_MS = 60_000;
 
 function fingerprint(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+const codesOf = (row: PermissionRow) =>
+  row.perms ? row.perms.split(',').map((c) => c.trim()) : [];
+
+/**
+ * The grants an API key carries: the codes both the user and the key hold, and the rows whose
+ * codes all remain (rows without a code are pages, which a key has no use for). A key never acts
+ * as platform administrator: what that role allows beyond codes (other companies' data, granting
+ * without a ceiling) needs a session.
+ */
+function narrowTo(grants: Grants, keyCodes: ReadonlySet<string>): Grants {
+  const rows = grants.rows.filter((row) => {
+    const codes = codesOf(row);
+    return codes.length > 0 && codes.every((c) => keyCodes.has(c));
+  });
+  return {
+    rows,
+    codes: new Set([...grants.codes].filter((c) => keyCodes.has(c))),
+    ids: new Set(rows.map((r) => r.id)),
+    platformAdmin: false,
+    version: grants.version,
+  };
 }
 
 /**
@@ -79,6 +103,20 @@ export class PermissionService {
     return (await this.grantsOf(userId, companyId)).codes.has(code);
   }
 
+  /**
+   * What the request may do: the user's grants, narrowed to the key's codes when it came with an
+   * API key. Services deciding for a request use this, so that a key never does more than it was
+   * given even where a service checks a second permission.
+   */
+  async grantsIn(scope: Pick<Scope, 'userId' | 'companyId' | 'apiKey'>): Promise<Grants> {
+    const grants = await this.grantsOf(scope.userId, scope.companyId);
+    return scope.apiKey ? narrowTo(grants, scope.apiKey.permissions) : grants;
+  }
+
+  async hasIn(scope: Pick<Scope, 'userId' | 'companyId' | 'apiKey'>, code: string) {
+    return (await this.grantsIn(scope)).codes.has(code);
+  }
+
   private async resolve(userId: string, companyId: string): Promise<Grants> {
     const loaded = this.loadedCatalogue();
     const [catalogue, stamp, all, ids] = await Promise.all([
@@ -89,9 +127,7 @@ export class PermissionService {
     ]);
     const granted = new Set(ids);
     const rows = all ? catalogue : catalogue.filter((p) => granted.has(p.id));
-    const codes = new Set(
-      rows.flatMap((p) => (p.perms ? p.perms.split(',').map((c) => c.trim()) : [])),
-    );
+    const codes = new Set(rows.flatMap(codesOf));
     const version = fingerprint(`${stamp}|${all ? '*' : rows.map((r) => r.id).join(',')}`);
     return { rows, codes, ids: new Set(rows.map((r) => r.id)), platformAdmin: all, version };
   }

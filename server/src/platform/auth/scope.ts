@@ -7,6 +7,17 @@ export interface Scope {
   companyId: string;
   orgCode: string | null;
   sessionId: string;
+  /**
+   * Set when the request came with a personal API key instead of a session: the key acts as its
+   * user with at most these permission codes (`PermissionService.grantsIn` narrows to them).
+   */
+  apiKey?: ApiKeyScope;
+}
+
+export interface ApiKeyScope {
+  id: string;
+  name: string;
+  permissions: ReadonlySet<string>;
 }
 
 declare module 'fastify' {
@@ -17,6 +28,14 @@ declare module 'fastify' {
     authenticated?: true;
     /** Signed-in user holding this permission code in the current company. */
     permission?: string;
+    /**
+     * A personal API key is refused here although the route declares a permission: managing keys,
+     * anything a stolen key must not reach. Keys are refused on `authenticated` routes unless they
+     * declare `apiKey: true`.
+     */
+    sessionOnly?: true;
+    /** An `authenticated` route that API keys may call too. */
+    apiKey?: true;
     /** Operation-log category; defaults to the HTTP method. */
     operateType?: string;
   }

@@ -183,6 +183,22 @@ export interface SysSessionTable {
   last_seen_time: number | null;
 }
 
+/** A personal API key (issue 14); `permissions` is a JSON array of permission codes. */
+export interface SysApiKeyTable {
+  id: string;
+  user_id: string;
+  company_id: string;
+  name: string;
+  secret_hash: string;
+  permissions: string;
+  create_time: number;
+  expire_time: number;
+  revoke_time: number | null;
+  revoke_reason: string | null;
+  last_used_time: number | null;
+  last_used_ip: string | null;
+}
+
 export interface SysCaptchaTable {
   check_key: string;
   code_hash: string;
@@ -575,6 +591,7 @@ export interface Database {
   sys_dict: SysDictTable;
   sys_dict_item: SysDictItemTable;
   sys_session: SysSessionTable;
+  sys_api_key: SysApiKeyTable;
   sys_captcha: SysCaptchaTable;
   sys_login_failure: SysLoginFailureTable;
   sys_log: SysLogTable;

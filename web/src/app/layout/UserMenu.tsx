@@ -1,5 +1,6 @@
 import {
   ApartmentOutlined,
+  ApiOutlined,
   DownOutlined,
   KeyOutlined,
   SettingOutlined,
@@ -8,7 +9,12 @@ import {
 import type { MenuProps } from 'antd';
 import { Avatar, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useHasAction } from '../../shared/permission/use-has-action';
 import { useLoginUser } from '../../shared/use-login-user';
+
+/** The user's API keys page (menu row `isps-api-key`), for those granted `apikey:own`. */
+const API_KEYS_PATH = '/isps/apiKey';
 
 export type UserAction = 'settings' | 'password' | 'depart';
 
@@ -22,6 +28,8 @@ export function UserMenu({
 }) {
   const { t } = useTranslation();
   const user = useLoginUser();
+  const navigate = useNavigate();
+  const mayHaveKeys = useHasAction('apikey:own');
 
   const items: MenuProps['items'] = [
     {
@@ -39,6 +47,15 @@ export function UserMenu({
       icon: <ApartmentOutlined />,
       label: <span data-testid="user-menu-depart">{t('header.switchDepart')}</span>,
     },
+    ...(mayHaveKeys
+      ? [
+          {
+            key: 'apiKeys',
+            icon: <ApiOutlined />,
+            label: <span data-testid="user-menu-api-keys">{t('apiKey.menu')}</span>,
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -47,6 +64,7 @@ export function UserMenu({
         items,
         onClick: ({ key }) => {
           if (key === 'settings' || key === 'password' || key === 'depart') onAction(key);
+          if (key === 'apiKeys') void navigate(API_KEYS_PATH);
         },
       }}
       placement="bottomRight"
