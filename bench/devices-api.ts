@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase, type Db, type Dialect } from '../server/src/platform/db/database.js';
-import { xlsxBuffer } from '../server/src/modules/device/device-sheet.js';
+import { xlsxBuffer } from '../server/src/platform/sheet/sheet-writer.js';
 import { startServer, type RunningServer } from '../web/e2e/support/server.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);

@@ -184,6 +184,20 @@ describe('http client', () => {
     expect(sent[0]?.timeout).toBe(0);
     expect(notices).toEqual([]);
   });
+
+  it('sends a sheet as the multipart part `file`, the form of every import', async () => {
+    const { client, calls } = await setup(() => jsonResponse(envelope({ created: 1 }, 200, 'ok')));
+    const file = new File(['username\nu1'], 'users.csv', { type: 'text/csv' });
+    await expect(client.uploadFile('/sys/user/importExcel', file)).resolves.toEqual({
+      result: { created: 1 },
+      message: 'ok',
+    });
+    const init = calls[0]?.init;
+    expect(init?.body).toBeInstanceOf(FormData);
+    expect((init?.body as FormData).get('file')).toMatchObject({ name: 'users.csv' });
+    // The browser writes the multipart type with its boundary.
+    expect(new Headers(init?.headers).has('Content-Type')).toBe(false);
+  });
 });
 
 /** Answers every request with `status` and `body` after reporting half the upload, then all. */

@@ -151,21 +151,22 @@ export const http = {
     (await request<T>('PUT', path, { ...options, body: body ?? {} })).result,
 };
 
-/** Sends a file as the raw request body, typed by `contentType`; resolves to the envelope. */
-export async function uploadFile<T>(
-  path: string,
-  file: Blob,
-  contentType: string,
-): Promise<ApiResult<T>> {
+/**
+ * Sends a sheet as the multipart part `file`, the one upload form of the server's imports;
+ * resolves to the envelope (its message says what was imported).
+ */
+export async function uploadFile<T>(path: string, file: File): Promise<ApiResult<T>> {
   const controller = new AbortController();
   const timer = window.setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  // No Content-Type: the browser sets multipart/form-data with its boundary.
   const headers = buildHeaders(false);
-  headers.set('Content-Type', contentType);
+  const body = new FormData();
+  body.append('file', file, file.name);
   try {
     const res = await fetch(buildUrl('POST', path, undefined), {
       method: 'POST',
       headers,
-      body: file,
+      body,
       signal: controller.signal,
     });
     notePermissionVersion(res);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID } from '../../db/seed/seed.js';
 import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { client, importForm, type Client } from '../../test/devices.js';
-import { xlsxBuffer } from './device-sheet.js';
+import { xlsxBuffer } from '../../platform/sheet/sheet-writer.js';
 
 describe('device import and export', () => {
   let t: TestContext;

@@ -1,4 +1,3 @@
-import fastifyMultipart from '@fastify/multipart';
 import {
   IMPORT_FILE_MAX_BYTES,
   ZBatchResult,
@@ -20,34 +19,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
-import type { ActionOrigin, DeviceService, ImportFile } from './device.service.js';
+import { withImportSlot } from '../../platform/sheet/import-slot.js';
+import { readSheetForm, registerSheetUpload } from '../../platform/sheet/sheet-upload.js';
+import { attachment } from '../../platform/sheet/sheet-writer.js';
+import type { ActionOrigin, DeviceService } from './device.service.js';
 
 const tags = ['device'];
-const MB = 1024 * 1024;
 
 function originOf(req: FastifyRequest): ActionOrigin {
   return { requestUrl: req.url.split('?')[0] ?? req.url, ip: req.ip };
 }
 
-/** The file and the fields of an import form, whatever their order; fields may also be in the query. */
+/** The file and the options of an import form (the sheet module's one upload form). */
 async function readImportForm(req: FastifyRequest) {
-  if (!req.isMultipart()) throw new AppError('importFileMissing', 400);
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.query as Record<string, string>)) fields[k] = v;
-  let file: ImportFile | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      try {
-        file = { filename: part.filename, content: await part.toBuffer() };
-      } catch (error) {
-        if ((error as { statusCode?: number }).statusCode === 413) {
-          throw new AppError('importFileTooLarge', 413, { mb: IMPORT_FILE_MAX_BYTES / MB });
-        }
-        throw error;
-      }
-    } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-  }
-  if (!file) throw new AppError('importFileMissing', 400);
+  const { file, fields } = await readSheetForm(req, IMPORT_FILE_MAX_BYTES);
   const parsed = ZDeviceImportQuery.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -58,10 +43,7 @@ async function readImportForm(req: FastifyRequest) {
 
 export function deviceRoutes(devices: DeviceService): FastifyPluginAsyncZod {
   return async (app) => {
-    await app.register(fastifyMultipart, {
-      limits: { fileSize: IMPORT_FILE_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },
-      throwFileSizeLimit: true,
-    });
+    await registerSheetUpload(app, IMPORT_FILE_MAX_BYTES);
 
     app.get(
       '/device/device/list',
@@ -189,10 +171,7 @@ export function deviceRoutes(devices: DeviceService): FastifyPluginAsyncZod {
         const file = devices.exportFile(req.scope, req.query, req.lang);
         return reply
           .header('content-type', file.contentType)
-          .header(
-            'content-disposition',
-            `attachment; filename="${file.filename}"; filename*=UTF-8''${file.filename}`,
-          )
+          .header('content-disposition', attachment(file.filename))
           .header('cache-control', 'no-store')
           .send(file.body);
       },
@@ -205,23 +184,25 @@ export function deviceRoutes(devices: DeviceService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            'Import devices from an XLSX or CSV file (multipart: file, tokenId, dryRun); good rows are kept, bad rows reported',
+            'Import devices from an XLSX or CSV file (multipart: file, tokenId, dryRun); good rows are kept, bad rows reported; 429 while another import of the company runs',
           consumes: ['multipart/form-data'],
           response: responses(ZDeviceImportResult),
         },
       },
-      async (req) => {
-        const form = await readImportForm(req);
-        return ok(
-          await devices.import(
-            req.scope,
-            form.file,
-            { tokenId: form.tokenId, dryRun: form.dryRun },
-            originOf(req),
-            req.lang,
-          ),
-        );
-      },
+      async (req) =>
+        // The slot is taken before the upload is read: a refused import costs no memory.
+        withImportSlot(req.scope.companyId, async () => {
+          const form = await readImportForm(req);
+          return ok(
+            await devices.import(
+              req.scope,
+              form.file,
+              { tokenId: form.tokenId, dryRun: form.dryRun },
+              originOf(req),
+              req.lang,
+            ),
+          );
+        }),
     );
 
     app.get(

@@ -29,6 +29,8 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
 import { serverTimeZone, type SheetCell } from '../../platform/sheet/sheet-cells.js';
+import { readSheet, sheetKind, type SheetUpload } from '../../platform/sheet/sheet-reader.js';
+import { SHEET_CONTENT_TYPES, sheetStream } from '../../platform/sheet/sheet-writer.js';
 import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
 import {
   type DeviceFilter,
@@ -36,15 +38,7 @@ import {
   type DeviceRow,
   type DeviceSort,
 } from './device.repository.js';
-import {
-  csvStream,
-  mapHeader,
-  parseCsv,
-  parseXlsx,
-  sheetKind,
-  xlsxStream,
-  type ImportColumn,
-} from './device-sheet.js';
+import { mapHeader, type ImportColumn } from './device-sheet.js';
 import type { GroupService } from './group.service.js';
 import { iso, isoOrNull, pageResult, type Page } from './paging.js';
 import { DEVICE_RULES } from './stats-columns.js';
@@ -115,10 +109,7 @@ export interface ActionOrigin {
   ip: string;
 }
 
-export interface ImportFile {
-  filename: string;
-  content: Buffer;
-}
+export type ImportFile = SheetUpload;
 
 const instant = (iso: string | null) => (iso === null ? '' : new Date(iso));
 
@@ -339,16 +330,16 @@ export class DeviceService {
     const columns = EXPORT_COLUMNS.map((c) => ({ header: message(lang, c.label), time: c.time }));
     const timeZone = tz ?? serverTimeZone();
     const stamp = new Date(this.clock()).toISOString().slice(0, 10).replaceAll('-', '');
-    const body: Readable =
-      format === 'csv'
-        ? csvStream(columns, batches, timeZone)
-        : xlsxStream(message(lang, 'deviceExportSheet'), columns, batches, timeZone);
+    const body: Readable = sheetStream(
+      format,
+      message(lang, 'deviceExportSheet'),
+      columns,
+      batches,
+      timeZone,
+    );
     return {
       filename: `devices-${stamp}.${format}`,
-      contentType:
-        format === 'csv'
-          ? 'text/csv; charset=utf-8'
-          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      contentType: SHEET_CONTENT_TYPES[format],
       body,
     };
   }
@@ -365,25 +356,21 @@ export class DeviceService {
     lang: Lang,
   ): Promise<TDeviceImportResult> {
     const token = await this.tokens.forDevices(scope, options.tokenId);
-    const kind = sheetKind(file.filename, file.content);
+    const kind = sheetKind(file);
     if (!kind) throw new AppError('importFileType', 400);
-    let table: string[][];
-    try {
-      table =
-        kind === 'xlsx' ? await parseXlsx(file.content) : parseCsv(file.content.toString('utf8'));
-    } catch {
-      throw new AppError('importFileUnreadable', 400);
-    }
-    const columns = mapHeader(table[0] ?? []);
+    // Streamed: the read stops at the row limit, before the rows cost any memory.
+    const table = await readSheet(kind, file.content, {
+      maxRows: IMPORT_ROWS_MAX,
+      tooManyRows: () => new AppError('importTooManyRows', 400, { max: IMPORT_ROWS_MAX }),
+    });
+    const columns = mapHeader(table.header);
     const required: ImportColumn[] = ['sn', 'name', 'series'];
     if (!required.every((c) => columns.has(c))) {
       throw new AppError('importNoHeader', 400, { columns: required.join(', ') });
     }
-    // Row numbers are the sheet's: the header is row 1.
-    const rows = table
-      .slice(1)
-      .map((cells, index) => ({
-        row: index + 2,
+    const rows = table.rows
+      .map(({ row, cells }) => ({
+        row,
         values: Object.fromEntries(
           IMPORT_COLUMNS.map((c) => {
             const at = columns.get(c);
@@ -392,9 +379,6 @@ export class DeviceService {
         ) as Record<ImportColumn, string>,
       }))
       .filter((r) => IMPORT_COLUMNS.some((c) => r.values[c] !== ''));
-    if (rows.length > IMPORT_ROWS_MAX) {
-      throw new AppError('importTooManyRows', 400, { max: IMPORT_ROWS_MAX });
-    }
 
     const groupIds = await this.groups.idsByName(scope);
     const existing = await this.repository.existingSns(

@@ -13,22 +13,39 @@ import {
   ZAdminIdList,
   ZUserImportResult,
 } from '@blrms/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
+import { withImportSlot } from '../../platform/sheet/import-slot.js';
 import { serverTimeZone } from '../../platform/sheet/sheet-cells.js';
+import type { SheetUpload } from '../../platform/sheet/sheet-reader.js';
+import { readSheetForm, registerSheetUpload } from '../../platform/sheet/sheet-upload.js';
+import { SHEET_CONTENT_TYPES, attachment } from '../../platform/sheet/sheet-writer.js';
 import type { UserAdminService } from './user-admin.service.js';
-import { CSV_TYPE, XLSX_TYPE, parseUserFile, toCsv, toXlsx } from './user-file.js';
+import { parseUserFile, userSheet } from './user-file.js';
 
 const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+const CSV_TYPE = 'text/csv';
+
+/**
+ * The uploaded user file: the multipart form every import takes, or (the form older consoles
+ * send) the file as the raw body typed by its content type.
+ */
+async function readUserUpload(req: FastifyRequest): Promise<SheetUpload> {
+  if (req.isMultipart()) return (await readSheetForm(req, IMPORT_MAX_BYTES)).file;
+  if (!Buffer.isBuffer(req.body)) throw new AppError('importFileMissing', 400);
+  const csv = (req.headers['content-type'] ?? '').startsWith(CSV_TYPE);
+  return { filename: csv ? 'users.csv' : 'users.xlsx', content: req.body };
+}
 
 export function userAdminRoutes(users: UserAdminService): FastifyPluginAsyncZod {
   return async (app) => {
-    // The import takes the file as the raw request body, typed by its content type.
+    await registerSheetUpload(app, IMPORT_MAX_BYTES);
     app.addContentTypeParser(
-      [CSV_TYPE, XLSX_TYPE],
+      [CSV_TYPE, SHEET_CONTENT_TYPES.xlsx],
       { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
       (_req, body, done) => done(null, body),
     );
@@ -213,13 +230,12 @@ export function userAdminRoutes(users: UserAdminService): FastifyPluginAsyncZod 
       },
       async (req, reply) => {
         const rows = await users.exportRows(req.scope, req.query, req.lang);
-        const csv = req.query.format === 'csv';
+        const { format } = req.query;
         const timeZone = req.query.tz ?? serverTimeZone();
-        const body = csv ? toCsv(rows, req.lang, timeZone) : await toXlsx(rows, req.lang, timeZone);
         return reply
-          .type(csv ? `${CSV_TYPE}; charset=utf-8` : XLSX_TYPE)
-          .header('content-disposition', `attachment; filename="users.${req.query.format}"`)
-          .send(body);
+          .type(SHEET_CONTENT_TYPES[format])
+          .header('content-disposition', attachment(`users.${format}`))
+          .send(userSheet(rows, format, req.lang, timeZone));
       },
     );
 
@@ -230,19 +246,18 @@ export function userAdminRoutes(users: UserAdminService): FastifyPluginAsyncZod 
         schema: {
           tags: ['user-admin'],
           summary:
-            'Create users from an XLSX or CSV file (body: the file, typed by its content type)',
+            'Create users from an XLSX or CSV file (multipart: file; or the file as the body, typed by its content type); 429 while another import of the company runs',
           response: responses(ZUserImportResult),
         },
       },
-      async (req) => {
-        const body = req.body;
-        const rows = Buffer.isBuffer(body)
-          ? await parseUserFile(body, req.headers['content-type'] ?? '')
-          : null;
-        if (!rows) throw new AppError('adminImportBadFile', 400);
-        const result = await users.importRows(req.scope, rows, req.lang);
-        return ok(result, message(req.lang, 'adminImported', { created: result.created }));
-      },
+      async (req) =>
+        // The slot is taken before the upload is read: a refused import costs no memory.
+        withImportSlot(req.scope.companyId, async () => {
+          const rows = await parseUserFile(await readUserUpload(req));
+          if (!rows) throw new AppError('adminImportBadFile', 400);
+          const result = await users.importRows(req.scope, rows, req.lang);
+          return ok(result, message(req.lang, 'adminImported', { created: result.created }));
+        }),
     );
   };
 }

@@ -49,6 +49,8 @@ interface Actor {
 }
 
 export interface ImportRow {
+  /** The row's number in the sheet (the header is row 1), for its error. */
+  row: number;
   username: string;
   realname: string;
   phone: string;
@@ -248,11 +250,10 @@ export class UserAdminService {
     }
     let created = 0;
     const now = this.clock();
-    for (const [index, row] of rows.entries()) {
-      const line = index + 2;
+    for (const row of rows) {
       const problem = await this.importProblem(row, lang);
       if (problem) {
-        errors.push({ row: line, message: problem });
+        errors.push({ row: row.row, message: problem });
         continue;
       }
       await this.repository.insert(

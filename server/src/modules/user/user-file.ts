@@ -1,17 +1,17 @@
-import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import { ADMIN_USER_STATUS, USER_FILE_COLUMNS, type TAdminUser } from '@blrms/contracts';
+import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
+import type { SheetCell, SheetColumn } from '../../platform/sheet/sheet-cells.js';
 import {
-  addSheetHeader,
-  addSheetRow,
-  localDateTime,
-  type SheetCell,
-} from '../../platform/sheet/sheet-cells.js';
-import type { ImportRow } from './user-admin.service.js';
-
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const CSV_TYPE = 'text/csv';
+  readSheet,
+  sheetKind,
+  type SheetTable,
+  type SheetUpload,
+} from '../../platform/sheet/sheet-reader.js';
+import { sheetStream, type SheetFormat } from '../../platform/sheet/sheet-writer.js';
+import { USER_FILE_MAX_ROWS, type ImportRow } from './user-admin.service.js';
 
 type UserFileColumn = (typeof USER_FILE_COLUMNS)[number];
 
@@ -63,115 +63,65 @@ const EXPORT_COLUMNS: {
   { label: 'userColumnCreateTime', value: (u) => new Date(u.createTime), time: true },
 ];
 
-/** A cell that a spreadsheet would run as a formula is written as text (CSV injection). */
-function safeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 function cellsOf(user: TAdminUser, lang: Lang): SheetCell[] {
-  return EXPORT_COLUMNS.map((c) => {
-    const cell = c.value(user, lang);
-    return cell instanceof Date ? cell : safeCell(cell);
-  });
+  return EXPORT_COLUMNS.map((c) => c.value(user, lang));
 }
 
-function columnsOf(lang: Lang) {
+function columnsOf(lang: Lang): SheetColumn[] {
   return EXPORT_COLUMNS.map((c) => ({ header: message(lang, c.label), time: c.time }));
 }
 
-/** Headers and labels in the requester's language, times in their zone, as the console shows. */
-export function toCsv(users: TAdminUser[], lang: Lang, timeZone: string): Buffer {
-  const quote = (v: SheetCell) =>
-    `"${(v instanceof Date ? localDateTime(v, timeZone) : v).replaceAll('"', '""')}"`;
-  const lines = [
-    columnsOf(lang)
-      .map((c) => c.header)
-      .join(','),
-    ...users.map((u) => cellsOf(u, lang).map(quote).join(',')),
-  ];
-  // The byte-order mark makes spreadsheet programs read the file as UTF-8 (Chinese names).
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+/**
+ * Headers and labels in the requester's language, times in their zone, as the console shows;
+ * written by the sheet module (one escaping rule for every export).
+ */
+export function userSheet(
+  users: TAdminUser[],
+  format: SheetFormat,
+  lang: Lang,
+  timeZone: string,
+): Readable {
+  const batches = (async function* () {
+    yield users.map((u) => cellsOf(u, lang));
+  })();
+  return sheetStream(format, message(lang, 'userExportSheet'), columnsOf(lang), batches, timeZone);
 }
 
-/** Like the CSV, with the creation time as a date cell. */
-export async function toXlsx(users: TAdminUser[], lang: Lang, timeZone: string): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(message(lang, 'userExportSheet'));
-  addSheetHeader(sheet, columnsOf(lang));
-  for (const user of users) addSheetRow(sheet, cellsOf(user, lang), timeZone);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
-
-function parseCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i += 1) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell);
-  return cells;
-}
-
-function toRows(table: string[][]): ImportRow[] | null {
-  const [header, ...body] = table;
+function toRows(table: SheetTable): ImportRow[] | null {
   // A header is the column key or its label in either language (an exported file imports).
   const names = (c: UserFileColumn) =>
     [c, ...LANGS.map((lang) => message(lang, COLUMN_LABELS[c]))].map(normalize);
-  const index = USER_FILE_COLUMNS.map(
-    (c) => header?.findIndex((h) => names(c).includes(normalize(h))) ?? -1,
+  const index = USER_FILE_COLUMNS.map((c) =>
+    table.header.findIndex((h) => names(c).includes(normalize(h))),
   );
   if (index[0] === -1) return null;
-  return body
-    .filter((cells) => cells.some((c) => c.trim() !== ''))
-    .map((cells) => {
-      const at = (i: number) => {
-        const column = index[i] ?? -1;
-        return column === -1 ? '' : (cells[column] ?? '').trim();
-      };
-      const status = at(4);
-      return {
-        username: at(0),
-        realname: at(1),
-        phone: at(2),
-        email: at(3),
-        status: STATUS_CODES.get(normalize(status)) ?? status,
-      };
-    });
+  return table.rows.map(({ row, cells }) => {
+    const at = (i: number) => {
+      const column = index[i] ?? -1;
+      return column === -1 ? '' : (cells[column] ?? '').trim();
+    };
+    const status = at(4);
+    return {
+      row,
+      username: at(0),
+      realname: at(1),
+      phone: at(2),
+      email: at(3),
+      status: STATUS_CODES.get(normalize(status)) ?? status,
+    };
+  });
 }
 
-/** The rows of an uploaded file, or null when it is not a user file (no username column). */
-export async function parseUserFile(
-  body: Buffer,
-  contentType: string,
-): Promise<ImportRow[] | null> {
-  if (contentType.startsWith(CSV_TYPE)) {
-    const text = body.toString('utf8').replace(/^\uFEFF/, '');
-    return toRows(text.split(/\r?\n/).map(parseCsvLine));
-  }
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(body as unknown as ArrayBuffer);
-  } catch {
-    return null;
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return null;
-  const table: string[][] = [];
-  sheet.eachRow((row) => {
-    const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-    table.push(values.map((v) => (v === null || v === undefined ? '' : String(v as string))));
+/**
+ * The rows of an uploaded file, or null when it is not a user file (not a sheet, or no username
+ * column). Streamed by the sheet module: more than USER_FILE_MAX_ROWS rows stop the read.
+ */
+export async function parseUserFile(file: SheetUpload): Promise<ImportRow[] | null> {
+  const kind = sheetKind(file);
+  if (!kind) return null;
+  const table = await readSheet(kind, file.content, {
+    maxRows: USER_FILE_MAX_ROWS,
+    tooManyRows: () => new AppError('adminImportTooLarge', 400, { max: USER_FILE_MAX_ROWS }),
   });
   return toRows(table);
 }

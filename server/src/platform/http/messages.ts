@@ -112,6 +112,15 @@ const CATALOGUE = {
     'zh-CN': (p) => `file: 最多导入 ${p.max} 行`,
     'en-US': (p) => `file: at most ${p.max} rows can be imported`,
   },
+  // Spreadsheet imports (platform/sheet): zip bombs and one import at a time per company.
+  sheetUncompressedTooLarge: {
+    'zh-CN': (p) => `file: 文件解压后超过 ${p.mb} MB，拒绝导入`,
+    'en-US': (p) => `file: the file would uncompress to more than ${p.mb} MB and is refused`,
+  },
+  importBusy: {
+    'zh-CN': '已有导入正在进行，请等它完成后再试',
+    'en-US': 'An import is already running for your company; try again when it has finished',
+  },
   importRowRequired: { 'zh-CN': '不能为空', 'en-US': 'is required' },
   importRowTooLong: {
     'zh-CN': (p) => `最多 ${p.max} 个字符`,

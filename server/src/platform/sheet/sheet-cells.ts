@@ -1,4 +1,5 @@
 import type { Worksheet } from 'exceljs';
+import { defuse } from './formula.js';
 
 /**
  * Cells of exported sheets, written the way the console shows them. A time is a Date (an
@@ -76,16 +77,17 @@ export function addSheetHeader(sheet: Worksheet, columns: SheetColumn[]): void {
   columns.forEach((column, index) => {
     if (column.time) sheet.getColumn(index + 1).width = DATE_COLUMN_WIDTH;
   });
-  sheet.addRow(columns.map((c) => c.header)).commit();
+  sheet.addRow(columns.map((c) => defuse(c.header))).commit();
 }
 
 /**
- * Adds a row to an XLSX sheet, its times as date cells in the given zone. Committing lets a
- * streamed sheet write the row out; an in-memory sheet ignores it.
+ * Adds a row to an XLSX sheet, its times as date cells in the given zone and its text defused
+ * (a text cell is safe while typed, but not once someone edits it or saves the sheet as CSV).
+ * Committing lets a streamed sheet write the row out; an in-memory sheet ignores it.
  */
 export function addSheetRow(sheet: Worksheet, cells: SheetCell[], timeZone: string): void {
   const row = sheet.addRow(
-    cells.map((cell) => (cell instanceof Date ? spreadsheetDate(cell, timeZone) : cell)),
+    cells.map((cell) => (cell instanceof Date ? spreadsheetDate(cell, timeZone) : defuse(cell))),
   );
   cells.forEach((cell, index) => {
     if (cell instanceof Date) row.getCell(index + 1).numFmt = DATE_TIME_FORMAT;

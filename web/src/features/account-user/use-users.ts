@@ -98,14 +98,7 @@ export function useUserMutations() {
     onSuccess: (result) => void message.success(result.message),
   });
   const importFile = useMutation({
-    mutationFn: (file: File) =>
-      uploadFile<TUserImportResult>(
-        '/sys/user/importExcel',
-        file,
-        file.name.toLowerCase().endsWith('.csv')
-          ? 'text/csv'
-          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      ),
+    mutationFn: (file: File) => uploadFile<TUserImportResult>('/sys/user/importExcel', file),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['adminUsers'] }),
   });
   return { save, setFrozen, remove, resetPassword, importFile };
