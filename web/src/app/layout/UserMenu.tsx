@@ -2,6 +2,7 @@ import {
   ApartmentOutlined,
   DownOutlined,
   KeyOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -10,7 +11,7 @@ import { Avatar, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLoginUser } from '../../shared/use-login-user';
 
-export type UserAction = 'settings' | 'password' | 'depart';
+export type UserAction = 'settings' | 'password' | 'depart' | 'twoFactor';
 
 /** The header's user dropdown: settings, change password, switch department. */
 export function UserMenu({
@@ -35,6 +36,11 @@ export function UserMenu({
       label: <span data-testid="user-menu-password">{t('header.changePassword')}</span>,
     },
     {
+      key: 'twoFactor',
+      icon: <SafetyCertificateOutlined />,
+      label: <span data-testid="user-menu-two-factor">{t('twoFactor.menu')}</span>,
+    },
+    {
       key: 'depart',
       icon: <ApartmentOutlined />,
       label: <span data-testid="user-menu-depart">{t('header.switchDepart')}</span>,
@@ -46,7 +52,9 @@ export function UserMenu({
       menu={{
         items,
         onClick: ({ key }) => {
-          if (key === 'settings' || key === 'password' || key === 'depart') onAction(key);
+          if (key === 'settings' || key === 'password' || key === 'depart' || key === 'twoFactor') {
+            onAction(key);
+          }
         },
       }}
       placement="bottomRight"
