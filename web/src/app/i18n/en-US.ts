@@ -1490,52 +1490,6 @@ const enUS: Messages = {
       RIGHT_LIKE: 'starts with',
     },
   },
-  // Two-factor login and login lockout (issue 14, helper authflow).
-  twoFactor: {
-    menu: 'Two-factor login',
-    title: 'Two-factor login (authentication codes)',
-    intro:
-      'When on, logging in also asks for the 6-digit code of an authenticator app (Google Authenticator, Microsoft Authenticator and the like).',
-    statusOn: 'On',
-    statusOff: 'Off',
-    required: 'Your company or the platform requires two-factor login',
-    recoveryLeft: 'Recovery codes left: {{count}}',
-    start: 'Turn on two-factor login',
-    scan: 'Scan the QR code with an authenticator app, or type in the key below:',
-    secret: 'Key',
-    code: '6-digit code',
-    codeRequired: 'Enter the 6-digit code',
-    confirm: 'Turn on',
-    recoveryTitle: 'Save your recovery codes',
-    recoveryIntro:
-      'If you lose your phone, log in with a recovery code; each works once. They are shown only this time: keep them safe.',
-    done: 'I have saved them',
-    disable: 'Turn off two-factor login',
-    disableIntro: 'Enter a current code or your password to turn it off:',
-    disableCode: 'Code or recovery code',
-    password: 'Password',
-    proofRequired: 'Enter a code or your password',
-    loginTitle: 'Two-factor login',
-    loginIntro: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
-    loginCode: 'Code or recovery code',
-    loginCodeRequired: 'Enter a code or a recovery code',
-    verify: 'Verify',
-    back: 'Back to login',
-    enrolTitle: 'Set up two-factor login first',
-    enrolIntro:
-      'Your administrator requires two-factor login for your account. Set it up to enter the console.',
-    continue: 'Enter the console',
-    policyCompany: "Require two-factor login of the company's users",
-    policyPlatform: 'Require two-factor login of every user of the platform',
-    reset: 'Reset two-factor login',
-    resetConfirm:
-      'Reset the two-factor login of {{username}}? They will log in with the password alone (or set it up again if required).',
-    enabledTag: '2FA',
-    locked: 'Login locked',
-    lockReason: '{{ip}}: {{count}} failures, locked until {{until}}',
-    failReason: '{{ip}}: {{count}} failures',
-    unlock: 'Lift login lock',
-  },
 };
 
 export default enUS;

@@ -10,6 +10,7 @@ import type { MenuProps } from 'antd';
 import { Avatar, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLoginUser } from '../../shared/use-login-user';
+import { TWO_FACTOR_NS } from '../i18n/two-factor';
 
 export type UserAction = 'settings' | 'password' | 'depart' | 'twoFactor';
 
@@ -22,6 +23,7 @@ export function UserMenu({
   compact: boolean;
 }) {
   const { t } = useTranslation();
+  const { t: tf } = useTranslation(TWO_FACTOR_NS);
   const user = useLoginUser();
 
   const items: MenuProps['items'] = [
@@ -38,7 +40,7 @@ export function UserMenu({
     {
       key: 'twoFactor',
       icon: <SafetyCertificateOutlined />,
-      label: <span data-testid="user-menu-two-factor">{t('twoFactor.menu')}</span>,
+      label: <span data-testid="user-menu-two-factor">{tf('menu')}</span>,
     },
     {
       key: 'depart',

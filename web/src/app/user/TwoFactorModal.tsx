@@ -9,6 +9,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Image, Input, Modal, Spin, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TWO_FACTOR_NS } from '../i18n/two-factor';
+
 import { ApiError, reportApiError } from '../../api/errors';
 import { http } from '../../api/client';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -31,7 +33,7 @@ const twoFactorApi = {
  * holding the buttons, the company's or the platform's requirement.
  */
 export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(TWO_FACTOR_NS);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [setup, setSetup] = useState<TTwoFactorSetup | null>(null);
@@ -68,7 +70,7 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
         ...(values.password ? { password: values.password } : {}),
       }),
     onSuccess: () => {
-      void message.success(t('twoFactor.statusOff'));
+      void message.success(t('statusOff'));
       void refresh();
     },
     onError: failed,
@@ -86,15 +88,13 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
     if (codes) {
       return (
         <div data-testid="two-factor-recovery">
-          <Typography.Title level={5}>{t('twoFactor.recoveryTitle')}</Typography.Title>
-          <Typography.Paragraph type="secondary">
-            {t('twoFactor.recoveryIntro')}
-          </Typography.Paragraph>
+          <Typography.Title level={5}>{t('recoveryTitle')}</Typography.Title>
+          <Typography.Paragraph type="secondary">{t('recoveryIntro')}</Typography.Paragraph>
           <Typography.Paragraph copyable={{ text: codes.join('\n') }}>
             <pre data-testid="two-factor-recovery-codes">{codes.join('\n')}</pre>
           </Typography.Paragraph>
           <Button type="primary" onClick={() => setCodes(null)} data-testid="two-factor-done">
-            {t('twoFactor.done')}
+            {t('done')}
           </Button>
         </div>
       );
@@ -109,15 +109,15 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
             enable.mutate(values);
           }}
         >
-          <Typography.Paragraph>{t('twoFactor.scan')}</Typography.Paragraph>
+          <Typography.Paragraph>{t('scan')}</Typography.Paragraph>
           <Image src={setup.qrCode} width={180} preview={false} alt="QR" />
           <Typography.Paragraph copyable={{ text: setup.secret }}>
-            {t('twoFactor.secret')}: <code data-testid="two-factor-secret">{setup.secret}</code>
+            {t('secret')}: <code data-testid="two-factor-secret">{setup.secret}</code>
           </Typography.Paragraph>
           <Form.Item
             name="code"
-            label={t('twoFactor.code')}
-            rules={[{ required: true, whitespace: true, message: t('twoFactor.codeRequired') }]}
+            label={t('code')}
+            rules={[{ required: true, whitespace: true, message: t('codeRequired') }]}
           >
             <Input autoComplete="one-time-code" maxLength={6} data-testid="two-factor-code" />
           </Form.Item>
@@ -127,7 +127,7 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
             loading={enable.isPending}
             data-testid="two-factor-confirm"
           >
-            {t('twoFactor.confirm')}
+            {t('confirm')}
           </Button>
         </Form>
       );
@@ -135,14 +135,14 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
     if (!status.data.enabled) {
       return (
         <>
-          <Typography.Paragraph>{t('twoFactor.intro')}</Typography.Paragraph>
+          <Typography.Paragraph>{t('intro')}</Typography.Paragraph>
           <Button
             type="primary"
             loading={start.isPending}
             onClick={() => start.mutate()}
             data-testid="two-factor-start"
           >
-            {t('twoFactor.start')}
+            {t('start')}
           </Button>
         </>
       );
@@ -150,26 +150,24 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
     return (
       <>
         <Typography.Paragraph>
-          {t('twoFactor.recoveryLeft', { count: status.data.recoveryCodesLeft })}
+          {t('recoveryLeft', { count: status.data.recoveryCodesLeft })}
         </Typography.Paragraph>
         {status.data.required ? (
-          <Alert type="info" showIcon message={t('twoFactor.required')} />
+          <Alert type="info" showIcon message={t('required')} />
         ) : (
           <Form
             layout="vertical"
             onFinish={(values: { code?: string; password?: string }) => {
               setError(null);
-              if (!values.code?.trim() && !values.password) setError(t('twoFactor.proofRequired'));
+              if (!values.code?.trim() && !values.password) setError(t('proofRequired'));
               else disable.mutate(values);
             }}
           >
-            <Typography.Paragraph type="secondary">
-              {t('twoFactor.disableIntro')}
-            </Typography.Paragraph>
-            <Form.Item name="code" label={t('twoFactor.disableCode')}>
+            <Typography.Paragraph type="secondary">{t('disableIntro')}</Typography.Paragraph>
+            <Form.Item name="code" label={t('disableCode')}>
               <Input autoComplete="one-time-code" data-testid="two-factor-disable-code" />
             </Form.Item>
-            <Form.Item name="password" label={t('twoFactor.password')}>
+            <Form.Item name="password" label={t('password')}>
               <Input.Password autoComplete="current-password" />
             </Form.Item>
             <Button
@@ -178,7 +176,7 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
               loading={disable.isPending}
               data-testid="two-factor-disable"
             >
-              {t('twoFactor.disable')}
+              {t('disable')}
             </Button>
           </Form>
         )}
@@ -191,13 +189,13 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
       open
       title={
         <span>
-          {t('twoFactor.title')}{' '}
+          {t('title')}{' '}
           {status.data && (
             <Tag
               color={status.data.enabled ? 'success' : 'default'}
               data-testid="two-factor-status"
             >
-              {status.data.enabled ? t('twoFactor.statusOn') : t('twoFactor.statusOff')}
+              {status.data.enabled ? t('statusOn') : t('statusOff')}
             </Tag>
           )}
         </span>
@@ -226,7 +224,7 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
               onChange={(required) => savePolicy.mutate({ scope: 'company', required })}
               data-testid="two-factor-policy-company"
             />{' '}
-            {t('twoFactor.policyCompany')}
+            {t('policyCompany')}
           </Typography.Paragraph>
           {canPlatformPolicy && (
             <Typography.Paragraph>
@@ -236,7 +234,7 @@ export default function TwoFactorModal({ onClose }: { onClose: () => void }) {
                 onChange={(required) => savePolicy.mutate({ scope: 'platform', required })}
                 data-testid="two-factor-policy-platform"
               />{' '}
-              {t('twoFactor.policyPlatform')}
+              {t('policyPlatform')}
             </Typography.Paragraph>
           )}
         </div>

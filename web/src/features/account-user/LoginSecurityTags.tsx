@@ -2,11 +2,13 @@ import { LockOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import type { TLoginSecurity } from '@blrms/contracts';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
+
 import { formatDateTime } from '../../shared/format';
 
 /** A lock tag whose tooltip says which addresses failed how often and until when; a 2FA tag. */
 export function LoginSecurityTags({ security }: { security: TLoginSecurity | undefined }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(TWO_FACTOR_NS);
   if (!security) return null;
   return (
     <>
@@ -15,23 +17,23 @@ export function LoginSecurityTags({ security }: { security: TLoginSecurity | und
           title={security.sources.map((s) => (
             <div key={s.ip}>
               {s.lockedUntil
-                ? t('twoFactor.lockReason', {
+                ? t('lockReason', {
                     ip: s.ip,
                     count: s.failCount,
                     until: formatDateTime(s.lockedUntil),
                   })
-                : t('twoFactor.failReason', { ip: s.ip, count: s.failCount })}
+                : t('failReason', { ip: s.ip, count: s.failCount })}
             </div>
           ))}
         >
           <Tag color="warning" icon={<LockOutlined />} data-testid="user-login-locked">
-            {t('twoFactor.locked')}
+            {t('locked')}
           </Tag>
         </Tooltip>
       )}
       {security.twoFactorEnabled && (
         <Tag color="blue" icon={<SafetyCertificateOutlined />} data-testid="user-two-factor">
-          {t('twoFactor.enabledTag')}
+          {t('enabledTag')}
         </Tag>
       )}
     </>

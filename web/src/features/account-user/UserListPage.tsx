@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { getCompanyId } from '../../api/session';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
 import { LoginSecurityTags } from './LoginSecurityTags';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { useLoginSecurity, useLoginSecurityMutations } from './use-login-security';
@@ -40,6 +41,7 @@ const filtersOf = (p: UserParams): UserFilters => {
 /** Login accounts: search, add/edit with roles, departments and positions, freeze, reset, import/export. */
 export default function UserListPage() {
   const { t } = useTranslation();
+  const { t: tf } = useTranslation(TWO_FACTOR_NS);
   const { modal } = App.useApp();
   const [params, setParams] = useState<UserParams>(DEFAULT_PARAMS);
   const [form, setForm] = useState<{ open: boolean; editing: TAdminUser | null }>({
@@ -81,12 +83,11 @@ export default function UserListPage() {
         key: 'freeze',
         label: frozen ? t('userAdmin.unfreeze') : t('userAdmin.freeze'),
       },
-      can.unlock &&
-        security.data?.get(row.id)?.locked && { key: 'unlock', label: t('twoFactor.unlock') },
+      can.unlock && security.data?.get(row.id)?.locked && { key: 'unlock', label: tf('unlock') },
       can.resetTwoFactor &&
         security.data?.get(row.id)?.twoFactorEnabled && {
           key: 'resetTwoFactor',
-          label: t('twoFactor.reset'),
+          label: tf('reset'),
         },
       can.delete && { key: 'delete', label: t('userAdmin.delete'), danger: true },
     ].filter((i) => i !== false && i !== undefined);
@@ -95,7 +96,7 @@ export default function UserListPage() {
       if (key === 'unlock') unlock.mutate(row.id);
       if (key === 'resetTwoFactor') {
         modal.confirm({
-          title: t('twoFactor.resetConfirm', { username: row.username }),
+          title: tf('resetConfirm', { username: row.username }),
           onOk: () => resetTwoFactor.mutateAsync(row.id),
         });
       }

@@ -4,6 +4,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Image, Input, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
+
 import { ApiError } from '../../api/errors';
 import { sysApi } from '../../api/sys';
 
@@ -24,7 +26,8 @@ export default function TwoFactorStep({
   onLoggedIn: (result: TLoginResult) => void;
   onCancel: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(TWO_FACTOR_NS);
+  const { t: tApp } = useTranslation();
   const [form] = Form.useForm<CodeForm>();
   const [error, setError] = useState<string | null>(null);
   const [enrolled, setEnrolled] = useState<TTwoFactorLoginResult | null>(null);
@@ -44,7 +47,7 @@ export default function TwoFactorStep({
       else onLoggedIn(result);
     },
     onError: (e) => {
-      setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
+      setError(e instanceof ApiError && e.message ? e.message : tApp('login.failed'));
       form.setFieldValue('code', '');
     },
   });
@@ -52,8 +55,8 @@ export default function TwoFactorStep({
   if (enrolled) {
     return (
       <div data-testid="two-factor-recovery">
-        <Typography.Title level={4}>{t('twoFactor.recoveryTitle')}</Typography.Title>
-        <Typography.Paragraph type="secondary">{t('twoFactor.recoveryIntro')}</Typography.Paragraph>
+        <Typography.Title level={4}>{t('recoveryTitle')}</Typography.Title>
+        <Typography.Paragraph type="secondary">{t('recoveryIntro')}</Typography.Paragraph>
         <pre className="login-page__recovery" data-testid="two-factor-recovery-codes">
           {enrolled.recoveryCodes?.join('\n')}
         </pre>
@@ -63,7 +66,7 @@ export default function TwoFactorStep({
           onClick={() => onLoggedIn(enrolled)}
           data-testid="two-factor-continue"
         >
-          {t('twoFactor.continue')}
+          {t('continue')}
         </Button>
       </div>
     );
@@ -80,21 +83,18 @@ export default function TwoFactorStep({
       onValuesChange={() => setError(null)}
       data-testid="two-factor-step"
     >
-      <Typography.Title level={4}>
-        {enrol ? t('twoFactor.enrolTitle') : t('twoFactor.loginTitle')}
-      </Typography.Title>
+      <Typography.Title level={4}>{enrol ? t('enrolTitle') : t('loginTitle')}</Typography.Title>
       <Typography.Paragraph type="secondary">
-        {enrol ? t('twoFactor.enrolIntro') : t('twoFactor.loginIntro')}
+        {enrol ? t('enrolIntro') : t('loginIntro')}
       </Typography.Paragraph>
       {enrol && (
         <div className="login-page__enrol">
           {setup.data ? (
             <>
-              <Typography.Paragraph>{t('twoFactor.scan')}</Typography.Paragraph>
+              <Typography.Paragraph>{t('scan')}</Typography.Paragraph>
               <Image src={setup.data.qrCode} width={180} preview={false} alt="QR" />
               <Typography.Paragraph copyable={{ text: setup.data.secret }}>
-                {t('twoFactor.secret')}:{' '}
-                <code data-testid="two-factor-secret">{setup.data.secret}</code>
+                {t('secret')}: <code data-testid="two-factor-secret">{setup.data.secret}</code>
               </Typography.Paragraph>
             </>
           ) : (
@@ -117,13 +117,13 @@ export default function TwoFactorStep({
           {
             required: true,
             whitespace: true,
-            message: enrol ? t('twoFactor.codeRequired') : t('twoFactor.loginCodeRequired'),
+            message: enrol ? t('codeRequired') : t('loginCodeRequired'),
           },
         ]}
       >
         <Input
           prefix={<SafetyOutlined />}
-          placeholder={enrol ? t('twoFactor.code') : t('twoFactor.loginCode')}
+          placeholder={enrol ? t('code') : t('loginCode')}
           autoComplete="one-time-code"
           autoFocus
           maxLength={11}
@@ -137,10 +137,10 @@ export default function TwoFactorStep({
         loading={verify.isPending}
         data-testid="two-factor-submit"
       >
-        {enrol ? t('twoFactor.confirm') : t('twoFactor.verify')}
+        {enrol ? t('confirm') : t('verify')}
       </Button>
       <Button type="link" block onClick={onCancel} data-testid="two-factor-back">
-        {t('twoFactor.back')}
+        {t('back')}
       </Button>
     </Form>
   );
