@@ -23,6 +23,9 @@ import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, type AuthRateLimits } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CaptchaService, type CaptchaText } from './modules/auth/captcha.service.js';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.js';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { AccountRepository } from './modules/account/account.repository.js';
 import { accountRoutes, type AccountRateLimits } from './modules/account/account.routes.js';
 import { AccountService } from './modules/account/account.service.js';
@@ -128,6 +131,8 @@ export interface AppOptions {
   database?: DatabaseHandle;
   /** Captcha code generator; tests pass a deterministic one. */
   captchaText?: CaptchaText;
+  /** Serves the login slowdown; tests pass one that records the delay instead of waiting. */
+  loginDelay?: (ms: number) => Promise<void>;
   /** argon2id cost; tests pass a cheap one. Defaults to the library's defaults. */
   hashCost?: HashCost;
   clock?: Clock;
@@ -268,15 +273,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const users = new UserService(new UserRepository(db), sessions, hasher, bus, clock);
   const authRepository = new AuthRepository(db);
   const captcha = new CaptchaService(authRepository, clock, options.captchaText);
+  const twoFactor = new TwoFactorService(new TwoFactorRepository(db), hasher, clock);
   const auth = new AuthService(
     authRepository,
     captcha,
     users,
+    twoFactor,
+    permissions,
     sessions,
     logs,
     hasher,
     clock,
-    config.captcha,
+    { captchaRequired: config.captcha, ...(options.loginDelay && { delay: options.loginDelay }) },
   );
 
   const announcements = new AnnouncementService(
@@ -450,6 +458,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       await api.register(healthRoutes(new HealthService(db)));
       await api.register(authRoutes(auth, limits));
+      await api.register(twoFactorRoutes(twoFactor));
       await api.register(permissionRoutes(new UserPermissionService(permissions)));
       await api.register(userRoutes(users));
       await api.register(dictRoutes(new DictService(new DictRepository(db))));

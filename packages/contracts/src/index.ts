@@ -1,5 +1,6 @@
 export * from './common.js';
 export * from './auth.js';
+export * from './two-factor.js';
 export * from './permission.js';
 export * from './dict.js';
 export * from './sys.js';

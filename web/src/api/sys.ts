@@ -1,7 +1,10 @@
 import type {
   TCurrentUserDeparts,
   TLoginRequest,
-  TLoginResult,
+  TLoginStep,
+  TTwoFactorLogin,
+  TTwoFactorLoginResult,
+  TTwoFactorSetup,
   TSelectDepartRequest,
   TUpdatePasswordRequest,
   TUserInfo,
@@ -13,7 +16,11 @@ import { http, request } from './client';
 export const sysApi = {
   captchaImage: (key: string) =>
     http.get<string>(`/sys/randomImage/${key}`, undefined, { silent: true }),
-  login: (body: TLoginRequest) => http.post<TLoginResult>('/sys/login', body, { silent: true }),
+  login: (body: TLoginRequest) => http.post<TLoginStep>('/sys/login', body, { silent: true }),
+  twoFactorLogin: (body: TTwoFactorLogin) =>
+    http.post<TTwoFactorLoginResult>('/sys/login/twoFactor', body, { silent: true }),
+  twoFactorLoginSetup: (challenge: string) =>
+    http.post<TTwoFactorSetup>('/sys/login/twoFactor/setup', { challenge }, { silent: true }),
   userPermission: () => http.get<TUserPermission>('/sys/permission/getUserPermissionByToken'),
   currentUserDeparts: () => http.get<TCurrentUserDeparts>('/sys/user/getCurrentUserDeparts'),
   selectDepart: (body: TSelectDepartRequest) =>

@@ -13,6 +13,7 @@ import * as campaignGating from './20261125000200-campaign-gating.js';
 import * as deviceSessions from './20261125000300-device-sessions.js';
 import * as operatorPages from './20261125000400-operator-pages.js';
 import * as operationLogCodes from './20261125000510-operation-log-codes.js';
+import * as loginSecurity from './20261126010100-login-security.js';
 import * as apiKeys from './20261126030100-api-keys.js';
 import * as systemMessageCodes from './20261126060100-system-message-codes.js';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '20261125000300-device-sessions': deviceSessions,
   '20261125000400-operator-pages': operatorPages,
   '20261125000510-operation-log-codes': operationLogCodes,
+  '20261126010100-login-security': loginSecurity,
   '20261126030100-api-keys': apiKeys,
   '20261126060100-system-message-codes': systemMessageCodes,
 };

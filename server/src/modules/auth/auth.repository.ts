@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
-import type { SysLoginFailureTable } from '../../platform/db/schema.js';
+import type { SysLoginChallengeTable, SysLoginFailureTable } from '../../platform/db/schema.js';
 
 export class AuthRepository {
   constructor(private readonly db: Db) {}
@@ -30,12 +30,14 @@ export class AuthRepository {
       .executeTakeFirst();
   }
 
-  findLoginFailure(username: string) {
+  /** Failure counters of a username, one per source address. */
+  loginFailures(usernames: string[]) {
+    if (usernames.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('sys_login_failure')
       .selectAll()
-      .where('username', '=', username)
-      .executeTakeFirst();
+      .where('username', 'in', usernames)
+      .execute();
   }
 
   async saveLoginFailure(row: SysLoginFailureTable): Promise<void> {
@@ -43,7 +45,7 @@ export class AuthRepository {
       .insertInto('sys_login_failure')
       .values(row)
       .onConflict((oc) =>
-        oc.column('username').doUpdateSet({
+        oc.columns(['username', 'ip']).doUpdateSet({
           fail_count: row.fail_count,
           locked_until: row.locked_until,
           update_time: row.update_time,
@@ -52,7 +54,85 @@ export class AuthRepository {
       .execute();
   }
 
-  async clearLoginFailures(username: string): Promise<void> {
-    await this.db.deleteFrom('sys_login_failure').where('username', '=', username).execute();
+  /** One source's counter, or with no address every counter of the username. */
+  async clearLoginFailures(username: string, ip?: string): Promise<number> {
+    let query = this.db.deleteFrom('sys_login_failure').where('username', '=', username);
+    if (ip !== undefined) query = query.where('ip', '=', ip);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Whether the user has had a session from this address: their usual place, not a stranger. */
+  async hasSessionFrom(userId: string, ip: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sys_session')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('ip', '=', ip)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async saveChallenge(row: SysLoginChallengeTable, now: number): Promise<void> {
+    await this.db.deleteFrom('sys_login_challenge').where('expire_time', '<', now).execute();
+    await this.db.insertInto('sys_login_challenge').values(row).execute();
+  }
+
+  findChallenge(tokenHash: string) {
+    return this.db
+      .selectFrom('sys_login_challenge')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  async setChallengeSecret(tokenHash: string, secretEnc: string): Promise<void> {
+    await this.db
+      .updateTable('sys_login_challenge')
+      .set({ secret_enc: secretEnc })
+      .where('token_hash', '=', tokenHash)
+      .execute();
+  }
+
+  /** Counts a wrong code; returns the attempts made so far (0: the challenge is gone). */
+  async countChallengeAttempt(tokenHash: string): Promise<number> {
+    const row = await this.db
+      .updateTable('sys_login_challenge')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('token_hash', '=', tokenHash)
+      .returning('attempts')
+      .executeTakeFirst();
+    return row?.attempts ?? 0;
+  }
+
+  /** Deletes the challenge; false when another request already used it. */
+  async takeChallenge(tokenHash: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sys_login_challenge')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** A live user of the company (any company with null), for an administrator's action. */
+  findUser(id: string, companyId: string | null) {
+    let query = this.db
+      .selectFrom('sys_user')
+      .selectAll()
+      .where('id', '=', id)
+      .where('del_flag', '=', 0);
+    if (companyId !== null) query = query.where('company_id', '=', companyId);
+    return query.executeTakeFirst();
+  }
+
+  usersByIds(ids: string[], companyId: string | null) {
+    let query = this.db
+      .selectFrom('sys_user')
+      .select(['id', 'username'])
+      .where('id', 'in', ids)
+      .where('del_flag', '=', 0);
+    if (companyId !== null) query = query.where('company_id', '=', companyId);
+    return query.execute();
   }
 }

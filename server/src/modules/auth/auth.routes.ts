@@ -1,4 +1,15 @@
-import { ZCaptchaKey, ZLoginRequest, ZLoginResult } from '@blrms/contracts';
+import {
+  ZCaptchaKey,
+  ZLoginRequest,
+  ZLoginSecurity,
+  ZLoginSecurityQuery,
+  ZLoginStep,
+  ZTwoFactorLogin,
+  ZTwoFactorLoginResult,
+  ZTwoFactorSetup,
+  ZTwoFactorSetupRequest,
+  ZUserIdBody,
+} from '@blrms/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionToken } from '../../platform/auth/guard.js';
@@ -25,7 +36,7 @@ export function authRoutes(auth: AuthService, limits: AuthRateLimits): FastifyPl
           params: z.object({ key: ZCaptchaKey }),
           querystring: ZNoQuery,
           response: responses(
-            z.string().describe("data:image/svg+xml;base64,... or '' (no captcha)"),
+            z.string().describe("data:image/png;base64,... (120×40) or '' (no captcha)"),
           ),
         },
       },
@@ -38,9 +49,10 @@ export function authRoutes(auth: AuthService, limits: AuthRateLimits): FastifyPl
         config: { public: true, rateLimit: { max: limits.login, timeWindow: '1 minute' } },
         schema: {
           tags: ['auth'],
-          summary: 'Log in with username, password and captcha; returns the session token',
+          summary:
+            'Log in with username, password and captcha; returns the session token, or a two-factor challenge (twoFactor: verify | enrol) for /sys/login/twoFactor',
           body: ZLoginRequest,
-          response: responses(ZLoginResult),
+          response: responses(ZLoginStep),
         },
       },
       async (req) =>
@@ -48,6 +60,94 @@ export function authRoutes(auth: AuthService, limits: AuthRateLimits): FastifyPl
           await auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }),
           message(req.lang, 'loginSucceeded'),
         ),
+    );
+
+    app.post(
+      '/sys/login/twoFactor',
+      {
+        config: { public: true, rateLimit: { max: limits.login, timeWindow: '1 minute' } },
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Second login step: the challenge and a 6-digit code or a recovery code; returns the session (and, after an enrolment, the recovery codes)',
+          body: ZTwoFactorLogin,
+          response: responses(ZTwoFactorLoginResult),
+        },
+      },
+      async (req) =>
+        ok(
+          await auth.completeTwoFactor(req.body, {
+            ip: req.ip,
+            userAgent: req.headers['user-agent'] ?? null,
+          }),
+          message(req.lang, 'loginSucceeded'),
+        ),
+    );
+
+    app.post(
+      '/sys/login/twoFactor/setup',
+      {
+        config: { public: true, rateLimit: { max: limits.login, timeWindow: '1 minute' } },
+        schema: {
+          tags: ['auth'],
+          summary:
+            'For an enrol challenge: the secret and QR code to scan; confirm with /sys/login/twoFactor',
+          body: ZTwoFactorSetupRequest,
+          response: responses(ZTwoFactorSetup),
+        },
+      },
+      async (req) => ok(await auth.challengeSetup(req.body.challenge)),
+    );
+
+    app.get(
+      '/sys/user/loginSecurity',
+      {
+        config: { permission: 'account:user:list' },
+        schema: {
+          tags: ['auth'],
+          summary:
+            "Users' failed logins by source address, lockouts and whether they use a second factor",
+          querystring: ZLoginSecurityQuery,
+          response: responses(z.array(ZLoginSecurity)),
+        },
+      },
+      async (req) => ok(await auth.loginSecurity(req.scope, req.query.ids.split(','))),
+    );
+
+    app.put(
+      '/sys/user/unlock',
+      {
+        config: { permission: 'account:user:unlock' },
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Lift the login lockout of a user (every source address) and forget its failures',
+          body: ZUserIdBody,
+          response: responses(z.null()),
+        },
+      },
+      async (req) => {
+        await auth.unlock(req.scope, req.body.id);
+        return ok(null, message(req.lang, 'loginUnlocked'));
+      },
+    );
+
+    app.put(
+      '/sys/user/resetTwoFactor',
+      {
+        config: { permission: 'account:user:resetTwoFactor' },
+        schema: {
+          tags: ['auth'],
+          summary:
+            "Remove a user's second factor and recovery codes (they enrol again if required)",
+          body: ZUserIdBody,
+          response: responses(z.null()),
+        },
+      },
+      async (req) => {
+        await auth.resetTwoFactor(req.scope, req.body.id);
+        return ok(null, message(req.lang, 'twoFactorResetDone'));
+      },
     );
 
     app.post(

@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -19,10 +20,25 @@ describe('login, captcha and sessions', () => {
   const login = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/api/sys/login', payload, headers });
 
-  it('issues a captcha as an SVG data URL', async () => {
+  it('issues a captcha as a 120×40 PNG, with no SVG glyph paths to read the code from', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/sys/randomImage/abcdefgh12' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().result).toMatch(/^data:image\/svg\+xml;base64,/);
+    const url: string = res.json().result;
+    expect(url).toMatch(/^data:image\/png;base64,/);
+    const png = PNG.sync.read(Buffer.from(url.slice('data:image/png;base64,'.length), 'base64'));
+    expect([png.width, png.height]).toEqual([120, 40]);
+    expect(res.body).not.toMatch(/svg/i);
+    // Noise and anti-aliasing: far more colours than the few fills of a flat drawing.
+    const colours = new Set<number>();
+    for (let i = 0; i < png.data.length; i += 4) colours.add(png.data.readUInt32BE(i));
+    expect(colours.size).toBeGreaterThan(50);
+  });
+
+  it('draws the same code differently every time', async () => {
+    const image = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/sys/randomImage/abcdefgh13' })).json()
+        .result as string;
+    expect(await image()).not.toBe(await image());
   });
 
   it('rejects a malformed captcha key', async () => {

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Clock } from '../../platform/clock.js';
 import { sha256 } from '../../platform/auth/tokens.js';
 import type { AuthRepository } from './auth.repository.js';
+import { renderCaptcha } from './captcha-image.js';
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O/o, 1/l/I/i, 2/Z, 5/S...). */
 const ALPHABET = '3456789ABCDEFGHJKMNPQRTUVWXYabcdefghjkmnpqrtuvwxy';
@@ -13,12 +13,6 @@ export type CaptchaText = () => string;
 
 export const randomCaptchaText: CaptchaText = () =>
   Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-
-// svg-captcha's module is a render function with helpers attached; its typings omit the function.
-const renderSvg = createRequire(import.meta.url)('svg-captcha') as (
-  text: string,
-  options: { width: number; height: number; fontSize: number; noise: number; color: boolean },
-) => string;
 
 export class CaptchaService {
   constructor(
@@ -32,8 +26,7 @@ export class CaptchaService {
     const code = this.text();
     const now = this.clock();
     await this.repository.saveCaptcha(checkKey, sha256(code.toLowerCase()), now + LIFETIME_MS, now);
-    const svg = renderSvg(code, { width: 105, height: 35, fontSize: 40, noise: 2, color: true });
-    return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+    return `data:image/png;base64,${renderCaptcha(code).toString('base64')}`;
   }
 
   /** Whether the code matches (case-insensitively); the captcha is used up either way. */

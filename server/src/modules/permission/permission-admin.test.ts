@@ -87,6 +87,10 @@ describe('menu permission administration', () => {
       'account:user:resetPassword',
       'account:user:import',
       'account:user:export',
+      'account:user:unlock',
+      'account:user:resetTwoFactor',
+      'account:user:twoFactorPolicy',
+      'system:setting:twoFactor',
     ]);
   });
 

@@ -36,6 +36,9 @@ describe('route access declarations', () => {
       'POST /api/mqtt/acl',
       'POST /api/mqtt/auth',
       'POST /api/sys/login',
+      // The second login step: the challenge a correct password returned (two-factor.test.ts).
+      'POST /api/sys/login/twoFactor',
+      'POST /api/sys/login/twoFactor/setup',
       'POST /api/sys/logout',
       'POST /api/sys/phoneLogin',
       'POST /api/sys/sms',

@@ -205,11 +205,42 @@ export interface SysCaptchaTable {
   expire_time: number;
 }
 
+/** Failed logins of one username from one source address. */
 export interface SysLoginFailureTable {
   username: string;
+  ip: string;
   fail_count: number;
   locked_until: number | null;
   update_time: number;
+}
+
+/** A user's TOTP secret (AES-GCM encrypted); `enabled` 0 while enrolment awaits its first code. */
+export interface SysUserTwoFactorTable {
+  user_id: string;
+  secret_enc: string;
+  enabled: number;
+  /** The last time step whose code was accepted: a code is never accepted twice. */
+  last_step: number | null;
+  create_time: number;
+  enabled_time: number | null;
+}
+
+export interface SysTwoFactorRecoveryTable {
+  user_id: string;
+  code_hash: string;
+  used_time: number | null;
+}
+
+/** Between a correct password and the second factor: `verify` a code, or `enrol` first. */
+export interface SysLoginChallengeTable {
+  token_hash: string;
+  user_id: string;
+  ip: string;
+  user_agent: string | null;
+  kind: 'verify' | 'enrol';
+  secret_enc: string | null;
+  attempts: number;
+  expire_time: number;
 }
 
 export interface SysLogTable {
@@ -594,6 +625,9 @@ export interface Database {
   sys_api_key: SysApiKeyTable;
   sys_captcha: SysCaptchaTable;
   sys_login_failure: SysLoginFailureTable;
+  sys_user_two_factor: SysUserTwoFactorTable;
+  sys_two_factor_recovery: SysTwoFactorRecoveryTable;
+  sys_login_challenge: SysLoginChallengeTable;
   sys_log: SysLogTable;
   device_token: DeviceTokenTable;
   device_group: DeviceGroupTable;

@@ -618,6 +618,34 @@ const CATALOGUE = {
     'zh-CN': 'API密钥已撤销',
     'en-US': 'API key revoked',
   },
+  // Login lockout and two-factor login (issue 14, helper authflow).
+  twoFactorChallengeInvalid: {
+    'zh-CN': '二次验证已失效，请重新登录',
+    'en-US': 'The two-factor step has expired: log in again',
+  },
+  twoFactorCodeInvalid: { 'zh-CN': '动态验证码错误', 'en-US': 'Incorrect authentication code' },
+  twoFactorAlreadyEnabled: {
+    'zh-CN': '已开启二次验证',
+    'en-US': 'Two-factor login is already on',
+  },
+  twoFactorNotStarted: {
+    'zh-CN': '请先获取二维码再输入验证码',
+    'en-US': 'Start the set-up (QR code) before entering a code',
+  },
+  twoFactorNotEnabled: { 'zh-CN': '未开启二次验证', 'en-US': 'Two-factor login is not on' },
+  twoFactorRequired: {
+    'zh-CN': '所在企业或平台要求二次验证，不能关闭',
+    'en-US': 'Your company or the platform requires two-factor login: it cannot be turned off',
+  },
+  twoFactorPasswordInvalid: { 'zh-CN': '密码错误', 'en-US': 'Incorrect password' },
+  twoFactorEnabled: { 'zh-CN': '二次验证已开启', 'en-US': 'Two-factor login is on' },
+  twoFactorDisabled: { 'zh-CN': '二次验证已关闭', 'en-US': 'Two-factor login is off' },
+  twoFactorResetDone: {
+    'zh-CN': '已重置该用户的二次验证',
+    'en-US': "The user's second factor was reset",
+  },
+  twoFactorPolicySaved: { 'zh-CN': '二次验证要求已保存', 'en-US': 'Two-factor requirement saved' },
+  loginUnlocked: { 'zh-CN': '已解除登录锁定', 'en-US': 'Login lock lifted' },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;

@@ -1,6 +1,6 @@
 import type { TMenuItem } from '@blrms/contracts';
 import { App, Drawer, Layout } from 'antd';
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { getUserInfo } from '../../api/session';
@@ -27,13 +27,16 @@ import { useHeaderHidden } from './use-header-hidden';
 import { useViewport } from './use-viewport';
 import './shell.css';
 
+const TwoFactorModal = lazy(() => import('../user/TwoFactorModal'));
+
 /** Spec section 9: 200 px open, 80 px collapsed; the mobile drawer is 200 px too. */
 const SIDER_WIDTH = 200;
 const SIDER_COLLAPSED_WIDTH = 80;
 
 type Dialog =
   | { kind: 'password'; username: string }
-  | { kind: 'depart'; mode: 'choose' | 'switch'; username: string };
+  | { kind: 'depart'; mode: 'choose' | 'switch'; username: string }
+  | { kind: 'twoFactor' };
 
 function initialDialog(): Dialog | null {
   const username = getUserInfo()?.username;
@@ -93,6 +96,10 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   const onUserAction = (action: UserAction) => {
     if (action === 'settings') {
       setSettingsOpen(true);
+      return;
+    }
+    if (action === 'twoFactor') {
+      setDialog({ kind: 'twoFactor' });
       return;
     }
     const username = getUserInfo()?.username;
@@ -191,6 +198,11 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       {dialog?.kind === 'password' && (
         <ChangePasswordModal username={dialog.username} onClose={closeDialog} />
+      )}
+      {dialog?.kind === 'twoFactor' && (
+        <Suspense fallback={null}>
+          <TwoFactorModal onClose={closeDialog} />
+        </Suspense>
       )}
       {dialog?.kind === 'depart' && (
         <DepartSelectModal mode={dialog.mode} username={dialog.username} onClose={closeDialog} />

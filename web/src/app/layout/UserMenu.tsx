@@ -3,6 +3,7 @@ import {
   ApiOutlined,
   DownOutlined,
   KeyOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -12,11 +13,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { useLoginUser } from '../../shared/use-login-user';
+import { TWO_FACTOR_NS } from '../i18n/two-factor';
 
 /** The user's API keys page (menu row `isps-api-key`), for those granted `apikey:own`. */
 const API_KEYS_PATH = '/isps/apiKey';
 
-export type UserAction = 'settings' | 'password' | 'depart';
+export type UserAction = 'settings' | 'password' | 'depart' | 'twoFactor';
 
 /** The header's user dropdown: settings, change password, switch department. */
 export function UserMenu({
@@ -27,6 +29,7 @@ export function UserMenu({
   compact: boolean;
 }) {
   const { t } = useTranslation();
+  const { t: tf } = useTranslation(TWO_FACTOR_NS);
   const user = useLoginUser();
   const navigate = useNavigate();
   const mayHaveKeys = useHasAction('apikey:own');
@@ -41,6 +44,11 @@ export function UserMenu({
       key: 'password',
       icon: <KeyOutlined />,
       label: <span data-testid="user-menu-password">{t('header.changePassword')}</span>,
+    },
+    {
+      key: 'twoFactor',
+      icon: <SafetyCertificateOutlined />,
+      label: <span data-testid="user-menu-two-factor">{tf('menu')}</span>,
     },
     {
       key: 'depart',
@@ -63,7 +71,9 @@ export function UserMenu({
       menu={{
         items,
         onClick: ({ key }) => {
-          if (key === 'settings' || key === 'password' || key === 'depart') onAction(key);
+          if (key === 'settings' || key === 'password' || key === 'depart' || key === 'twoFactor') {
+            onAction(key);
+          }
           if (key === 'apiKeys') void navigate(API_KEYS_PATH);
         },
       }}

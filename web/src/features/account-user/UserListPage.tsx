@@ -9,7 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { getCompanyId } from '../../api/session';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
+import { LoginSecurityTags } from './LoginSecurityTags';
 import { ResetPasswordModal } from './ResetPasswordModal';
+import { useLoginSecurity, useLoginSecurityMutations } from './use-login-security';
 import { UserFormModal } from './UserFormModal';
 import type { UserFilters, UserParams } from './use-users';
 import { exportUsers, useDepartTree, useUserMutations, useUsers } from './use-users';
@@ -38,6 +41,7 @@ const filtersOf = (p: UserParams): UserFilters => {
 /** Login accounts: search, add/edit with roles, departments and positions, freeze, reset, import/export. */
 export default function UserListPage() {
   const { t } = useTranslation();
+  const { t: tf } = useTranslation(TWO_FACTOR_NS);
   const { modal } = App.useApp();
   const [params, setParams] = useState<UserParams>(DEFAULT_PARAMS);
   const [form, setForm] = useState<{ open: boolean; editing: TAdminUser | null }>({
@@ -49,6 +53,8 @@ export default function UserListPage() {
   const users = useUsers(params);
   const departs = useDepartTree(true);
   const { save, setFrozen, remove, resetPassword, importFile } = useUserMutations();
+  const security = useLoginSecurity((users.data?.records ?? []).map((u) => u.id));
+  const { unlock, resetTwoFactor } = useLoginSecurityMutations();
   const can = {
     add: useHasAction('account:user:add'),
     edit: useHasAction('account:user:edit'),
@@ -58,6 +64,8 @@ export default function UserListPage() {
     import: useHasAction('account:user:import'),
     export: useHasAction('account:user:export'),
     chooseCompany: useHasAction('system:company:list'),
+    unlock: useHasAction('account:user:unlock'),
+    resetTwoFactor: useHasAction('account:user:resetTwoFactor'),
   };
 
   const statusTag = (status: number) =>
@@ -75,10 +83,23 @@ export default function UserListPage() {
         key: 'freeze',
         label: frozen ? t('userAdmin.unfreeze') : t('userAdmin.freeze'),
       },
+      can.unlock && security.data?.get(row.id)?.locked && { key: 'unlock', label: tf('unlock') },
+      can.resetTwoFactor &&
+        security.data?.get(row.id)?.twoFactorEnabled && {
+          key: 'resetTwoFactor',
+          label: tf('reset'),
+        },
       can.delete && { key: 'delete', label: t('userAdmin.delete'), danger: true },
-    ].filter((i) => i !== false);
+    ].filter((i) => i !== false && i !== undefined);
     const onClick = ({ key }: { key: string }) => {
       if (key === 'reset') setResetting(row);
+      if (key === 'unlock') unlock.mutate(row.id);
+      if (key === 'resetTwoFactor') {
+        modal.confirm({
+          title: tf('resetConfirm', { username: row.username }),
+          onOk: () => resetTwoFactor.mutateAsync(row.id),
+        });
+      }
       if (key === 'freeze') setFrozen.mutate({ ids: [row.id], frozen: !frozen });
       if (key === 'delete') {
         modal.confirm({
@@ -134,7 +155,7 @@ export default function UserListPage() {
     {
       title: t('userAdmin.status'),
       dataIndex: 'status',
-      width: 80,
+      width: 160,
       valueType: 'select',
       fieldProps: {
         options: [
@@ -142,7 +163,12 @@ export default function UserListPage() {
           { value: String(ADMIN_USER_STATUS.frozen), label: t('userAdmin.frozen') },
         ],
       },
-      render: (_, row) => statusTag(row.status),
+      render: (_, row) => (
+        <>
+          {statusTag(row.status)}
+          <LoginSecurityTags security={security.data?.get(row.id)} />
+        </>
+      ),
     },
     {
       title: t('userAdmin.departs'),

@@ -1,8 +1,8 @@
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import type { TLoginResult } from '@blrms/contracts';
+import type { TLoginPending, TLoginResult, TLoginStep } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Spin, Tabs, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
@@ -19,6 +19,11 @@ import { SESSION_KEYS } from '../../shared/storage';
 import { PhoneLoginForm } from './PhoneLoginForm';
 import { useCaptcha } from './use-captcha';
 import './login-page.css';
+
+// Only users with two-factor login need it: a chunk of its own keeps the login route light.
+const TwoFactorStep = lazy(() => import('./TwoFactorStep'));
+
+const isPending = (step: TLoginStep): step is TLoginPending => 'twoFactor' in step;
 
 type LoginForm = { username: string; password: string; captcha: string; remember: boolean };
 
@@ -42,6 +47,7 @@ export default function LoginPage({ onUserIntent }: Props) {
   const [error, setError] = useState<string | null>(sessionEndReason);
   const remembered = getRememberedUsername();
   const [tab, setTab] = useState<'account' | 'phone'>('account');
+  const [pending, setPending] = useState<TLoginPending | null>(null);
 
   useEffect(() => {
     document.title = t('app.title');
@@ -67,9 +73,10 @@ export default function LoginPage({ onUserIntent }: Props) {
         password: values.password,
         ...(captchaOff ? {} : { captcha: values.captcha, checkKey: captcha.key }),
       }),
-    onSuccess: (result: TLoginResult, values) => {
+    onSuccess: (result: TLoginStep, values) => {
       rememberUsername(values.remember ? values.username.trim() : null);
-      loggedIn(result);
+      if (isPending(result)) setPending(result);
+      else loggedIn(result);
     },
     onError: (e) => {
       setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
@@ -95,28 +102,46 @@ export default function LoginPage({ onUserIntent }: Props) {
         <Typography.Paragraph type="secondary" className="login-page__desc">
           {t('app.description')}
         </Typography.Paragraph>
-        <Tabs
-          centered
-          activeKey={tab}
-          onChange={(key) => setTab(key === 'phone' ? 'phone' : 'account')}
-          items={[
-            {
-              key: 'account',
-              label: <span data-testid="login-tab-account">{t('login.tabAccount')}</span>,
-            },
-            {
-              key: 'phone',
-              label: <span data-testid="login-tab-phone">{t('phoneLogin.tab')}</span>,
-            },
-          ]}
-        />
-        {tab === 'phone' && (
+        {pending && (
+          <Suspense fallback={<Spin />}>
+            <TwoFactorStep
+              pending={pending}
+              onLoggedIn={loggedIn}
+              onCancel={() => {
+                setPending(null);
+                form.setFieldValue('password', '');
+                if (!captchaOff) {
+                  form.setFieldValue('captcha', '');
+                  captcha.refresh();
+                }
+              }}
+            />
+          </Suspense>
+        )}
+        {!pending && (
+          <Tabs
+            centered
+            activeKey={tab}
+            onChange={(key) => setTab(key === 'phone' ? 'phone' : 'account')}
+            items={[
+              {
+                key: 'account',
+                label: <span data-testid="login-tab-account">{t('login.tabAccount')}</span>,
+              },
+              {
+                key: 'phone',
+                label: <span data-testid="login-tab-phone">{t('phoneLogin.tab')}</span>,
+              },
+            ]}
+          />
+        )}
+        {tab === 'phone' && !pending && (
           <div onFocus={signalIntent}>
             <PhoneLoginForm onLoggedIn={loggedIn} />
           </div>
         )}
         <Form<LoginForm>
-          hidden={tab !== 'account'}
+          hidden={tab !== 'account' || pending !== null}
           form={form}
           size="large"
           initialValues={{ username: remembered ?? '', remember: remembered !== null }}
