@@ -17,3 +17,4 @@ export * from './admin.js';
 export * from './organisation.js';
 export * from './account.js';
 export * from './password-policy.js';
+export * from './sso.js';

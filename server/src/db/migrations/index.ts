@@ -13,6 +13,7 @@ import * as campaignGating from './20261125000200-campaign-gating.js';
 import * as deviceSessions from './20261125000300-device-sessions.js';
 import * as operatorPages from './20261125000400-operator-pages.js';
 import * as operationLogCodes from './20261125000510-operation-log-codes.js';
+import * as sso from './20261126020100-sso.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261125000300-device-sessions': deviceSessions,
   '20261125000400-operator-pages': operatorPages,
   '20261125000510-operation-log-codes': operationLogCodes,
+  '20261126020100-sso': sso,
 };
