@@ -14,8 +14,8 @@ export interface RunningProvider {
   stop(): Promise<void>;
 }
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+async function listen(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -34,11 +34,15 @@ export interface OidcClientSpec {
 
 /**
  * Public clients (PKCE, no secret). Whatever login is typed on the provider's login page becomes
- * the account, whose `preferred_username` is that login.
+ * the account, whose `preferred_username` is that login. `port`: a port chosen beforehand (the
+ * BLRMS server under test is told the issuer before the provider knows the console's address).
  */
-export async function startOidcProvider(clients: OidcClientSpec[]): Promise<RunningProvider> {
+export async function startOidcProvider(
+  clients: OidcClientSpec[],
+  port = 0,
+): Promise<RunningProvider> {
   const server = createServer();
-  const url = await listen(server);
+  const url = await listen(server, port);
   const provider = new Provider(url, {
     clients: clients.map((c) => ({
       client_id: c.clientId,

@@ -1490,6 +1490,14 @@ const enUS: Messages = {
       RIGHT_LIKE: 'starts with',
     },
   },
+  // Single sign-on (CAS, OpenID Connect): login page buttons and callback page
+  sso: {
+    or: 'or',
+    loginWith: 'Log in with {{name}}',
+    signingIn: 'Signing in…',
+    failed: 'Single sign-on failed; try again or log in with a password',
+    denied: 'The sign-in was cancelled at the identity provider',
+  },
 };
 
 export default enUS;

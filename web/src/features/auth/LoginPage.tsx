@@ -2,7 +2,7 @@ import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import type { TLoginResult } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Spin, Tabs, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
@@ -19,6 +19,9 @@ import { SESSION_KEYS } from '../../shared/storage';
 import { PhoneLoginForm } from './PhoneLoginForm';
 import { useCaptcha } from './use-captcha';
 import './login-page.css';
+
+// A chunk of its own: the login route's bundle has a size budget, and most deployments have no SSO.
+const SsoButtons = lazy(() => import('./SsoButtons'));
 
 type LoginForm = { username: string; password: string; captcha: string; remember: boolean };
 
@@ -205,6 +208,9 @@ export default function LoginPage({ onUserIntent }: Props) {
             {t('login.submit')}
           </Button>
         </Form>
+        <Suspense fallback={null}>
+          <SsoButtons onError={setError} />
+        </Suspense>
         <div className="login-page__links">
           <Link to="/user/alteration" data-testid="login-forgot">
             {t('phoneLogin.forgot')}
