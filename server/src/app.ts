@@ -96,6 +96,9 @@ import { LogService } from './modules/log/log.service.js';
 import { registerOperationLog } from './modules/log/operation-log.hook.js';
 import { permissionRoutes } from './modules/permission/permission.routes.js';
 import { UserPermissionService } from './modules/permission/permission.service.js';
+import { SsoRepository } from './modules/sso/sso.repository.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { SsoService } from './modules/sso/sso.service.js';
 import { UserRepository } from './modules/user/user.repository.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { UserService } from './modules/user/user.service.js';
@@ -459,6 +462,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes(new HealthService(db)));
       await api.register(authRoutes(auth, limits));
       await api.register(twoFactorRoutes(twoFactor));
+      await api.register(
+        ssoRoutes(
+          new SsoService(config.sso, new SsoRepository(db), users, auth, logs, clock, app.log),
+          limits.login,
+        ),
+      );
       await api.register(permissionRoutes(new UserPermissionService(permissions)));
       await api.register(userRoutes(users));
       await api.register(dictRoutes(new DictService(new DictRepository(db))));

@@ -36,6 +36,23 @@ const ZEnv = z.object({
       .min(1, 'must be a whole number of calls per minute (1-1000000)')
       .max(1_000_000, 'must be a whole number of calls per minute (1-1000000)'),
   ).default(600),
+  // Single sign-on (CAS 3.0, OpenID Connect): each protocol is on when its server URL is set.
+  SSO_CONSOLE_URL: optional(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL (the console address)' }),
+  ),
+  CAS_SERVER_URL: optional(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL (the CAS base, …/cas)' }),
+  ),
+  CAS_COMPANY: optional(z.string().max(64)),
+  CAS_USERNAME_ATTRIBUTE: optional(z.string().max(128)),
+  CAS_LABEL: optional(z.string().max(64)),
+  OIDC_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
+  OIDC_CLIENT_ID: optional(z.string().max(256)),
+  OIDC_CLIENT_SECRET: optional(z.string().max(1024)),
+  OIDC_SCOPES: optional(z.string().max(512)).default('openid profile email'),
+  OIDC_USERNAME_CLAIM: optional(z.string().max(128)).default('preferred_username'),
+  OIDC_COMPANY: optional(z.string().max(64)),
+  OIDC_LABEL: optional(z.string().max(64)),
 });
 
 export interface Config {
@@ -53,8 +70,38 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Calls one API key may make per minute on each node. */
   apiKeyRateLimit: number;
+  /** Single sign-on protocols this deployment offers; a protocol left out is off. */
+  sso: SsoConfig;
   /** Built console; served when the folder exists. */
   webDist: string;
+}
+
+export interface CasConfig {
+  /** Base URL of the CAS server: `/login` and `/p3/serviceValidate` are below it. */
+  serverUrl: string;
+  /** Code of the company whose users sign in through it. */
+  company: string;
+  /** The attribute that holds the BLRMS username; unset: the CAS principal (`cas:user`). */
+  usernameAttribute: string | null;
+  label: string;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Unset: a public client (PKCE only). */
+  clientSecret: string | null;
+  scopes: string;
+  usernameClaim: string;
+  company: string;
+  label: string;
+}
+
+export interface SsoConfig {
+  /** The console's public address: CAS services and OIDC redirects must be its callback pages. */
+  consoleUrl: string | null;
+  cas: CasConfig | null;
+  oidc: OidcConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +122,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const missing = [
+    ...(e.CAS_SERVER_URL && !e.CAS_COMPANY
+      ? ['CAS_COMPANY: required when CAS_SERVER_URL is set']
+      : []),
+    ...(e.OIDC_ISSUER && !e.OIDC_CLIENT_ID
+      ? ['OIDC_CLIENT_ID: required when OIDC_ISSUER is set']
+      : []),
+    ...(e.OIDC_ISSUER && !e.OIDC_COMPANY ? ['OIDC_COMPANY: required when OIDC_ISSUER is set'] : []),
+  ];
+  if (missing.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -89,6 +148,30 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     logLevel: e.LOG_LEVEL,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    sso: {
+      consoleUrl: e.SSO_CONSOLE_URL ?? null,
+      cas:
+        e.CAS_SERVER_URL && e.CAS_COMPANY
+          ? {
+              serverUrl: e.CAS_SERVER_URL.replace(/\/+$/, ''),
+              company: e.CAS_COMPANY,
+              usernameAttribute: e.CAS_USERNAME_ATTRIBUTE ?? null,
+              label: e.CAS_LABEL ?? 'CAS',
+            }
+          : null,
+      oidc:
+        e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_COMPANY
+          ? {
+              issuer: e.OIDC_ISSUER,
+              clientId: e.OIDC_CLIENT_ID,
+              clientSecret: e.OIDC_CLIENT_SECRET ?? null,
+              scopes: e.OIDC_SCOPES,
+              usernameClaim: e.OIDC_USERNAME_CLAIM,
+              company: e.OIDC_COMPANY,
+              label: e.OIDC_LABEL ?? 'OpenID Connect',
+            }
+          : null,
+    },
     webDist: DEFAULT_WEB_DIST,
   };
 }

@@ -19,3 +19,4 @@ export * from './organisation.js';
 export * from './account.js';
 export * from './password-policy.js';
 export * from './api-key.js';
+export * from './sso.js';

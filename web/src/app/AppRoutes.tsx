@@ -12,6 +12,7 @@ const NotFoundPage = lazy(() => import('../features/exception/NotFoundPage'));
 const RegisterPage = lazy(() => import('../features/register/RegisterPage'));
 const RegisterResultPage = lazy(() => import('../features/register/RegisterResultPage'));
 const AlterationPage = lazy(() => import('../features/alteration/AlterationPage'));
+const SsoCallbackPage = lazy(() => import('../features/sso/SsoCallbackPage'));
 // The console (layout, menu, pages) is a separate chunk so the login page stays light.
 const loadConsole = () => import('./console/Console');
 const Console = lazy(loadConsole);
@@ -42,6 +43,7 @@ export function AppRoutes() {
           <Route path="/user/register" element={<RegisterPage />} />
           <Route path="/user/register-result" element={<RegisterResultPage />} />
           <Route path="/user/alteration" element={<AlterationPage />} />
+          <Route path="/user/sso/:protocol" element={<SsoCallbackPage />} />
           <Route path="/user/*" element={<Navigate to={NOT_FOUND_PATH} replace />} />
           <Route path={NOT_FOUND_PATH} element={<NotFoundPage />} />
           <Route

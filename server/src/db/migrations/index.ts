@@ -16,6 +16,7 @@ import * as operationLogCodes from './20261125000510-operation-log-codes.js';
 import * as loginSecurity from './20261126010100-login-security.js';
 import * as apiKeys from './20261126030100-api-keys.js';
 import * as systemMessageCodes from './20261126060100-system-message-codes.js';
+import * as sso from './20261126020100-sso.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '20261126010100-login-security': loginSecurity,
   '20261126030100-api-keys': apiKeys,
   '20261126060100-system-message-codes': systemMessageCodes,
+  '20261126020100-sso': sso,
 };

@@ -42,6 +42,7 @@ const ACTIONS = {
   retry: { 'zh-CN': '重试', 'en-US': 'Retried' },
   upload: { 'zh-CN': '上传', 'en-US': 'Uploaded' },
   other: { 'zh-CN': '操作', 'en-US': 'Changed' },
+  ssoLogin: { 'zh-CN': '单点登录：', 'en-US': 'Signed in through single sign-on:' },
 } satisfies Record<string, Words>;
 
 export type Action = keyof typeof ACTIONS;
@@ -136,6 +137,7 @@ const ACTION_OF_VERB: Record<string, Action> = {
   cancel: 'cancel',
   retry: 'retry',
   upload: 'upload',
+  ssoLogin: 'ssoLogin',
 };
 
 const TYPE_OF_ACTION: Partial<Record<Action, OperateType>> = {
@@ -145,6 +147,7 @@ const TYPE_OF_ACTION: Partial<Record<Action, OperateType>> = {
   delete: 'delete',
   import: 'import',
   export: 'export',
+  ssoLogin: 'login',
 };
 
 /** Fields of a request body that name the thing acted on, most telling first. */

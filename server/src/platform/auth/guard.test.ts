@@ -23,14 +23,21 @@ describe('route access declarations', () => {
       .map(([key]) => key)
       .sort();
     expect(publicRoutes).toEqual([
+      // Single sign-on: the CAS ticket or the OIDC code and state prove the user (sso.test.ts).
+      'GET /api/cas/client/validateLogin',
       // Firmware downloads: no session, a signed and expiring link instead (firmware.test.ts).
       'GET /api/firmware/download/:id',
       'GET /api/health',
       'GET /api/sys/randomImage/:key',
+      'GET /api/sys/sso/config',
+      'GET /api/sys/sso/oidc/authorize',
       'GET /api/sys/user/registerCheck',
+      'HEAD /api/cas/client/validateLogin',
       'HEAD /api/firmware/download/:id',
       'HEAD /api/health',
       'HEAD /api/sys/randomImage/:key',
+      'HEAD /api/sys/sso/config',
+      'HEAD /api/sys/sso/oidc/authorize',
       'HEAD /api/sys/user/registerCheck',
       // The broker's hooks: no session, the shared secret instead (mqtt-hook.routes.test.ts).
       'POST /api/mqtt/acl',
@@ -42,6 +49,7 @@ describe('route access declarations', () => {
       'POST /api/sys/logout',
       'POST /api/sys/phoneLogin',
       'POST /api/sys/sms',
+      'POST /api/sys/sso/oidc/callback',
       'POST /api/sys/user/passwordReset',
       'POST /api/sys/user/register',
       'POST /api/sys/user/registerCodeCheck',

@@ -651,6 +651,23 @@ export interface Database {
   firmware: FirmwareTable;
   campaign: CampaignTable;
   campaign_device: CampaignDeviceTable;
+  sys_sso_state: SysSsoStateTable;
+  sys_sso_ticket: SysSsoTicketTable;
+}
+
+/** A pending OpenID Connect sign-in; spent by its callback. */
+export interface SysSsoStateTable {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  expire_time: number;
+}
+
+/** A CAS ticket already validated (SHA-256 of it), kept until it could no longer be valid. */
+export interface SysSsoTicketTable {
+  ticket_hash: string;
+  expire_time: number;
 }
 
 /** Tables whose rows belong to one company; queried only through `scoped()`. */

@@ -1527,6 +1527,14 @@ const enUS: Messages = {
     all: 'All keys',
     user: 'User',
   },
+  // Single sign-on (CAS, OpenID Connect): login page buttons and callback page
+  sso: {
+    or: 'or',
+    loginWith: 'Log in with {{name}}',
+    signingIn: 'Signing in…',
+    failed: 'Single sign-on failed; try again or log in with a password',
+    denied: 'The sign-in was cancelled at the identity provider',
+  },
 };
 
 export default enUS;

@@ -1498,6 +1498,14 @@ const zhCN = {
     all: '全部密钥',
     user: '用户',
   },
+  // Single sign-on (CAS, OpenID Connect): login page buttons and callback page
+  sso: {
+    or: '或',
+    loginWith: '使用 {{name}} 登录',
+    signingIn: '正在登录…',
+    failed: '单点登录失败，请重试或使用账号密码登录',
+    denied: '已在身份提供方取消登录',
+  },
 } as const;
 
 type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

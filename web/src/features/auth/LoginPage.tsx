@@ -23,6 +23,9 @@ import './login-page.css';
 // Only users with two-factor login need it: a chunk of its own keeps the login route light.
 const TwoFactorStep = lazy(() => import('./TwoFactorStep'));
 
+// A chunk of its own: the login route's bundle has a size budget, and most deployments have no SSO.
+const SsoButtons = lazy(() => import('./SsoButtons'));
+
 const isPending = (step: TLoginStep): step is TLoginPending => 'twoFactor' in step;
 
 type LoginForm = { username: string; password: string; captcha: string; remember: boolean };
@@ -230,6 +233,9 @@ export default function LoginPage({ onUserIntent }: Props) {
             {t('login.submit')}
           </Button>
         </Form>
+        <Suspense fallback={null}>
+          <SsoButtons onError={setError} />
+        </Suspense>
         <div className="login-page__links">
           <Link to="/user/alteration" data-testid="login-forgot">
             {t('phoneLogin.forgot')}
