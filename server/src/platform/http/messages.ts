@@ -238,8 +238,9 @@ const CATALOGUE = {
     'en-US': 'userIds: the user is not a member of this department',
   },
   orgBeyondYourPermissions: {
-    'zh-CN': 'permissionIds: 不能授予您自己没有的权限',
-    'en-US': 'permissionIds: you cannot grant a permission you do not hold',
+    'zh-CN': (p) => `permissionIds: 不能授予或收回您自己没有的权限「${p.name}」`,
+    'en-US': (p) =>
+      `permissionIds: you cannot grant or take away a permission you do not hold: ${p.nameEn}`,
   },
   orgBeyondDepartPermissions: {
     'zh-CN': 'permissionIds: 超出了部门的权限范围',
@@ -550,6 +551,12 @@ const CATALOGUE = {
   firmwareRangeInvalid: {
     'zh-CN': 'Range: 请求的字节范围超出文件大小',
     'en-US': 'Range: the requested bytes are beyond the end of the file',
+  },
+
+  // Security hardening: escalation, data rules, frozen companies, menu URLs, quotas (issue 14).
+  orgRoleNotOnYourself: {
+    'zh-CN': 'userIds: 不能给自己分配或收回部门角色',
+    'en-US': 'userIds: you cannot give yourself a department role or take one from yourself',
   },
 } satisfies Record<string, Record<Lang, Text>>;
 
