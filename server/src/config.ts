@@ -29,6 +29,12 @@ const ZEnv = z.object({
   CAPTCHA: optional(z.enum(['on', 'off'])).default('on'),
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// URL' })),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS)).default('info'),
+  HSTS_MAX_AGE: optional(
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a number of seconds')
+      .min(0, 'must be a number of seconds'),
+  ).default(0),
 });
 
 export interface Config {
@@ -44,6 +50,8 @@ export interface Config {
   captcha: boolean;
   smtpUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS (only TLS deployments want it). */
+  hstsMaxAge: number;
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -79,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captcha: e.CAPTCHA === 'on',
     smtpUrl: e.SMTP_URL,
     logLevel: e.LOG_LEVEL,
+    hstsMaxAge: e.HSTS_MAX_AGE,
     webDist: DEFAULT_WEB_DIST,
   };
 }

@@ -558,6 +558,16 @@ const CATALOGUE = {
     'zh-CN': 'userIds: 不能给自己分配或收回部门角色',
     'en-US': 'userIds: you cannot give yourself a department role or take one from yourself',
   },
+  dataRuleBypassed: {
+    'zh-CN': (p) =>
+      `已保存。注意：该角色有 ${p.count} 个用户通过其他未设数据规则的角色拥有同一权限，规则不会限制他们（多个角色的授权取并集）`,
+    'en-US': (p) =>
+      `Saved. Note: ${p.count} user(s) of this role hold the same permission through another role without data rules, so these rules do not narrow what they see (grants of several roles add up)`,
+  },
+  menuUrlScheme: {
+    'zh-CN': (p) => `${p.field}: 必须是以 / 开头的控制台路径或 http(s):// 地址`,
+    'en-US': (p) => `${p.field}: must be a console path starting with / or an http(s):// address`,
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;
