@@ -127,6 +127,7 @@ import { OutageLog } from './platform/db/unavailable.js';
 import { AppError } from './platform/http/app-error.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { languageOf } from './platform/http/i18n.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { SocketHub } from './platform/ws/socket-hub.js';
 
 export interface AppOptions {
@@ -230,6 +231,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
   registerErrorHandling(app);
+  // First of all hooks: a request refused early (401, 429) still gets the headers.
+  await registerSecurityHeaders(app, config.hstsMaxAge);
 
   const clock = options.clock ?? systemClock;
   const database =
@@ -407,7 +410,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ? new SmtpMailer(config.smtpUrl)
     : new OutboxMailer(outbox, app.log, clock);
   const smsSettings = new SmsSettingsService(accountRepository, outbox, app.log, clock);
-  const companies = new CompanyService(new CompanyRepository(db), sessions, hasher, clock);
+  const companies = new CompanyService(new CompanyRepository(db), sessions, bus, hasher, clock);
   const accounts = new AccountService(
     accountRepository,
     new VerifyCodeService(accountRepository, clock),
@@ -500,7 +503,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ),
       );
       await api.register(
-        roleRoutes(new RoleService(new RoleRepository(db), permissions, bus, clock)),
+        roleRoutes(new RoleService(new RoleRepository(db), permissions, dataRules, bus, clock)),
       );
       await api.register(
         permissionAdminRoutes(

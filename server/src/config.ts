@@ -53,6 +53,12 @@ const ZEnv = z.object({
   OIDC_USERNAME_CLAIM: optional(z.string().max(128)).default('preferred_username'),
   OIDC_COMPANY: optional(z.string().max(64)),
   OIDC_LABEL: optional(z.string().max(64)),
+  HSTS_MAX_AGE: optional(
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a number of seconds')
+      .min(0, 'must be a number of seconds'),
+  ).default(0),
 });
 
 export interface Config {
@@ -72,6 +78,8 @@ export interface Config {
   apiKeyRateLimit: number;
   /** Single sign-on protocols this deployment offers; a protocol left out is off. */
   sso: SsoConfig;
+  /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS (only TLS deployments want it). */
+  hstsMaxAge: number;
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -172,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             }
           : null,
     },
+    hstsMaxAge: e.HSTS_MAX_AGE,
     webDist: DEFAULT_WEB_DIST,
   };
 }

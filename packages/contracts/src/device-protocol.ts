@@ -235,6 +235,7 @@ export const DISCONNECT_REASONS = [
   'acl-violation',
   'server-shutdown',
   'last-will',
+  'company-frozen',
 ] as const;
 export const ZDisconnectReason = z.enum(DISCONNECT_REASONS);
 export type TDisconnectReason = z.infer<typeof ZDisconnectReason>;

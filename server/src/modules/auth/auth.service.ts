@@ -226,7 +226,7 @@ export class AuthService {
 
   /** Platform administrators act on every company's users (null); others on their company's. */
   private async companyOfAdmin(scope: Scope): Promise<string | null> {
-    const grants = await this.permissions.grantsOf(scope.userId, scope.companyId);
+    const grants = await this.permissions.grantsIn(scope);
     return grants.platformAdmin ? null : scope.companyId;
   }
 

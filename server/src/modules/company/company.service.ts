@@ -10,6 +10,7 @@ import {
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
+import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { SysCompanyTable } from '../../platform/db/schema.js';
@@ -47,6 +48,7 @@ export class CompanyService {
   constructor(
     private readonly repository: CompanyRepository,
     private readonly sessions: SessionService,
+    private readonly bus: Bus,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
   ) {}
@@ -131,7 +133,10 @@ export class CompanyService {
     return toCompany(await this.requireCompany(input.id));
   }
 
-  /** Freezing ends the sessions opened in the company; its users cannot sign in until unfrozen. */
+  /**
+   * Freezing ends the sessions opened in the company (its users cannot sign in until unfrozen)
+   * and closes its devices' connections on every node (they are refused until unfrozen).
+   */
   async setStatus(scope: Scope, input: TCompanyStatus): Promise<TCompany> {
     await this.requirePlatformAdmin(scope);
     const company = await this.requireCompany(input.id);
@@ -139,7 +144,10 @@ export class CompanyService {
       throw new AppError('orgPlatformCompanyFixed', 400);
     }
     await this.repository.setStatus(input.id, input.status, this.clock());
-    if (input.status === COMPANY_STATUS.frozen) await this.sessions.endCompany(input.id);
+    if (input.status === COMPANY_STATUS.frozen) {
+      await this.sessions.endCompany(input.id);
+      await this.bus.publish('device.kick', { companyIds: [input.id], reason: 'company-frozen' });
+    }
     return toCompany(await this.requireCompany(input.id));
   }
 

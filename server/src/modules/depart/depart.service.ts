@@ -22,7 +22,7 @@ import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { SysDepartRoleTable, SysDepartTable } from '../../platform/db/schema.js';
-import { AppError, notFound } from '../../platform/http/app-error.js';
+import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import type { DepartRepository } from './depart.repository.js';
 import { nextOrgCode } from './org-code.js';
@@ -83,6 +83,13 @@ function grantTreeOf(rows: PermissionRow[], lang: Lang): TGrantTree {
     children: node.children.map(strip),
   });
   return { treeList: roots.map(strip), ids: [...nodes.keys()] };
+}
+
+/** Ids in exactly one of the two lists: what a save adds or takes away. */
+function symmetricDifference(before: string[], after: string[]): string[] {
+  const a = new Set(before);
+  const b = new Set(after);
+  return [...[...a].filter((id) => !b.has(id)), ...[...b].filter((id) => !a.has(id))];
 }
 
 function toRole(row: SysDepartRoleTable): TDepartRole {
@@ -229,11 +236,8 @@ export class DepartService {
   async saveDepartPermission(scope: Scope, input: TSaveDepartPermission): Promise<void> {
     await this.requireDepart(scope, input.departId);
     const wanted = [...new Set(input.permissionIds)];
-    const grants = await this.permissions.grantsIn(scope);
-    const grantable = new Set(grants.rows.map((r) => r.id));
-    if (!wanted.every((id) => grantable.has(id))) {
-      throw new AppError('orgBeyondYourPermissions', 403);
-    }
+    const before = await this.repository.departPermissionIds(input.departId);
+    await this.assertHolds(scope, symmetricDifference(before, wanted));
     const affected = await this.repository.saveDepartPermissions(input.departId, wanted);
     await this.permissionsChanged(affected);
   }
@@ -275,9 +279,12 @@ export class DepartService {
     return toRole({ ...role, ...values });
   }
 
+  /** Deleting a role takes its grants from its users: the caller must hold them all. */
   async deleteRoles(scope: Scope, roleIds: string[]): Promise<void> {
     const unique = [...new Set(roleIds)];
     for (const id of unique) await this.requireRole(scope, id);
+    for (const id of unique)
+      await this.assertHolds(scope, await this.repository.rolePermissionIds(id));
     const affected = await this.repository.deleteRoles(unique);
     await this.permissionsChanged(affected);
   }
@@ -287,13 +294,22 @@ export class DepartService {
     return this.repository.roleUserIds(roleId);
   }
 
-  /** Only members of the role's department may hold it. */
+  /**
+   * Only members of the role's department may hold it. As with company roles, nobody gives a role
+   * to (or takes it from) themselves, and handing it out or taking it back needs every permission
+   * it carries.
+   */
   async saveRoleUsers(scope: Scope, input: TSaveDeptRoleUsers): Promise<void> {
     const role = await this.requireRole(scope, input.roleId);
     const wanted = [...new Set(input.userIds)];
     const members = await this.repository.membersAmong(role.depart_id, wanted);
     if (members.length !== wanted.length) throw new AppError('orgNotMember', 400);
     const before = await this.repository.roleUserIds(role.id);
+    const changed = symmetricDifference(before, wanted);
+    if (changed.includes(scope.userId)) throw forbidden('orgRoleNotOnYourself');
+    if (changed.length > 0) {
+      await this.assertHolds(scope, await this.repository.rolePermissionIds(role.id));
+    }
     await this.repository.saveRoleUsers(role.id, wanted);
     await this.permissionsChanged([...new Set([...before, ...wanted])]);
   }
@@ -324,8 +340,28 @@ export class DepartService {
     if (!wanted.every((id) => ceiling.has(id))) {
       throw new AppError('orgBeyondDepartPermissions', 403);
     }
+    const before = await this.repository.rolePermissionIds(role.id);
+    await this.assertHolds(scope, symmetricDifference(before, wanted));
     await this.repository.saveRolePermissions(role.id, role.depart_id, wanted);
     await this.permissionsChanged(await this.repository.roleUserIds(role.id));
+  }
+
+  /**
+   * The no-escalation rule of company roles: a caller who is not a platform administrator can
+   * neither grant nor take away a permission they do not hold. The refusal names the first such
+   * permission so the administrator knows what to untick.
+   */
+  private async assertHolds(scope: Scope, permissionIds: string[]): Promise<void> {
+    if (permissionIds.length === 0) return;
+    const grants = await this.permissions.grantsIn(scope);
+    if (grants.platformAdmin) return;
+    const missing = permissionIds.find((id) => !grants.ids.has(id));
+    if (missing === undefined) return;
+    const row = (await this.permissions.catalogue()).find((p) => p.id === missing);
+    throw new AppError('orgBeyondYourPermissions', 403, {
+      name: row?.name ?? missing,
+      nameEn: row?.name_en ?? row?.name ?? missing,
+    });
   }
 
   private async requireDepart(scope: Scope, id: string): Promise<SysDepartTable> {

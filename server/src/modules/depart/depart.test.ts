@@ -325,7 +325,7 @@ describe('departments, members, department permissions and roles', () => {
     });
     expect(escalate.statusCode).toBe(403);
     expect(fieldText(escalate.json())).toBe(
-      'permissionIds: you cannot grant a permission you do not hold',
+      'permissionIds: you cannot grant or take away a permission you do not hold: Backend logs',
     );
   });
 

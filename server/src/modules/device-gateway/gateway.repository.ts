@@ -407,11 +407,13 @@ export class GatewayRepository {
         : await this.db
             .selectFrom('device as d')
             .innerJoin('device_token as t', 't.id', 'd.token_id')
+            .innerJoin('sys_company as c', 'c.id', 'd.company_id')
             .select([
               'd.id',
               'd.enabled as device_enabled',
               't.enabled as token_enabled',
               't.key_hash',
+              'c.status as company_status',
             ])
             .where('d.id', 'in', deviceIds)
             .execute();

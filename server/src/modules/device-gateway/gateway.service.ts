@@ -1059,17 +1059,26 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   // ---------------------------------------------------------------- kicks
 
-  /** Closes this node's connections of a disabled token or a disabled or deleted device. */
-  private kick({ tokenIds = [], deviceIds = [], reason }: BusTopics['device.kick']): void {
+  /**
+   * Closes this node's connections of a disabled token, a disabled or deleted device, or a frozen
+   * company.
+   */
+  private kick({
+    tokenIds = [],
+    deviceIds = [],
+    companyIds = [],
+    reason,
+  }: BusTopics['device.kick']): void {
     const tokens = new Set(tokenIds);
     const devices = new Set(deviceIds);
-    if (tokens.size === 0 && devices.size === 0) return;
+    const companies = new Set(companyIds);
+    if (tokens.size === 0 && devices.size === 0 && companies.size === 0) return;
     // An external broker keeps its connections; forgetting the devices makes their uplinks look
     // them up again (and the auth hook refuses their next login).
     this.external.clear();
     if (!this.transport) return;
     const kicked = [...this.transport.sessions()].filter(
-      (s) => tokens.has(s.tokenId) || devices.has(s.id),
+      (s) => tokens.has(s.tokenId) || devices.has(s.id) || companies.has(s.companyId),
     );
     for (const session of kicked) this.transport.disconnect(session, reason);
     if (kicked.length > 0)
@@ -1078,7 +1087,8 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   /**
    * Closes the held connections that would be refused now: their device deleted or disabled,
-   * their token disabled or its key regenerated (what a kick from another node would have done).
+   * their token disabled or its key regenerated, their company frozen (what a kick from another
+   * node would have done).
    */
   private async recheckHeld(): Promise<void> {
     if (this.transport?.kind !== 'embedded') return;
@@ -1095,7 +1105,9 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
             ? 'device-disabled'
             : now.token_enabled !== 1 || now.key_hash !== session.keyHash
               ? 'token-disabled'
-              : null;
+              : now.company_status !== COMPANY_STATUS.active
+                ? 'company-frozen'
+                : null;
         if (reason && this.transport.disconnect(session, reason)) closed += 1;
       }
     }

@@ -10,6 +10,7 @@ import { loadConfig } from '../../config.js';
 import { RedisBus } from '../../platform/bus/redis-bus.js';
 import { createDatabase, type DatabaseHandle } from '../../platform/db/database.js';
 import { ADMIN_PASSWORD, TEST_HASH_COST, createTestApp, type TestContext } from '../../test/app.js';
+import { companyWithToken } from '../../test/company-devices.js';
 import { client, type Client } from '../../test/devices.js';
 import {
   RecordingSink,
@@ -154,6 +155,23 @@ describe.skipIf(!databaseUrl || !redisUrl)('two server nodes sharing PostgreSQL 
     });
     await closed;
     await expectDevice(apiB, sn, { status: 'offline', disconnectReason: 'token-disabled' });
+  });
+
+  it('closes a connection on node A when its company is frozen through node B', async () => {
+    const { companyId, token } = await companyWithToken(nodeA, 'twofrz');
+    const sn = uniqueSn('TWO');
+    const connection = await device(urlA, sn, token);
+    const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
+    await apiB.ok('PUT', '/sys/company/frozen', { id: companyId, status: 2 });
+    await closed;
+    await vi.waitFor(async () => {
+      const row = await nodeA.db
+        .selectFrom('device')
+        .select('disconnect_reason')
+        .where('sn', '=', sn)
+        .executeTakeFirst();
+      expect(row?.disconnect_reason).toBe('company-frozen');
+    });
   });
 
   it('holds back the alert of a restart expected on node B for a device that drops on node A', async () => {

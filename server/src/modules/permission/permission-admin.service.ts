@@ -69,6 +69,19 @@ function fieldsOf(input: TPermissionAdd): PermissionFields {
 }
 
 /**
+ * A menu's path or redirect is followed by the console's router or opened as a link: a console
+ * path (`/...`, never `//` or `/\`, which browsers read as another host) or an http(s) address,
+ * as announcements already require. `javascript:`, `data:` and the like are refused.
+ */
+function isSafeMenuUrl(value: string): boolean {
+  // Browsers drop control characters and spaces around and inside a scheme before reading it.
+  if ([...value].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) return false;
+  if (/^\/(?![/\\])/.test(value)) return true;
+  if (!/^https?:\/\//i.test(value)) return false;
+  return URL.canParse(value);
+}
+
+/**
  * The menu and button catalogue, and the data rules defined on it. The catalogue is global (one
  * for all companies), so only platform administrators change it; company administrators read it.
  */
@@ -235,6 +248,10 @@ export class PermissionAdminService {
     }
     if (input.menuType !== BUTTON && !input.url) {
       throw new AppError('adminFieldRequired', 400, { field: 'url' });
+    }
+    for (const field of ['url', 'redirect'] as const) {
+      const value = input[field];
+      if (value && !isSafeMenuUrl(value)) throw new AppError('menuUrlScheme', 400, { field });
     }
     if (input.perms && (await this.repository.permsTaken(input.perms, id))) {
       throw new AppError('adminPermsTaken', 409);

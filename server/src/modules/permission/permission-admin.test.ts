@@ -149,12 +149,46 @@ describe('menu permission administration', () => {
         400,
         'perms: comma-separated codes like device:list',
       ],
+      [
+        'a javascript: path',
+        page({ url: 'javascript:alert(document.cookie)' }),
+        400,
+        'url: must be a console path starting with / or an http(s):// address',
+      ],
+      [
+        'a javascript: link with leading blanks and mixed case',
+        page({ url: '/ok', redirect: ' \tJaVaScRiPt:alert(1)' }),
+        400,
+        'redirect: must be a console path starting with / or an http(s):// address',
+      ],
+      ['a data: link', page({ url: 'data:text/html,<script>alert(1)</script>' }), 400, undefined],
+      ['a protocol-relative link', page({ url: '//evil.example/x' }), 400, undefined],
+      ['a backslash host', page({ url: '/\\evil.example/x' }), 400, undefined],
+      ['a tab inside the scheme', page({ url: 'java\tscript:alert(1)' }), 400, undefined],
       ['a field the form does not offer', page({ perms: null, delFlag: 1 }), 400, undefined],
       ['an unknown menu type', page({ perms: null, menuType: 7 }), 400, undefined],
     ])('refuses %s', async (_, body, status, message) => {
       const res = await call(admin, 'POST', '/sys/permission/add', body);
       expect(res.statusCode).toBe(status);
       if (message) expect(fieldText(res.json())).toBe(message);
+    });
+
+    it('accepts console paths and http(s) links, and refuses javascript: on edit too', async () => {
+      const external = await call(admin, 'POST', '/sys/permission/add', {
+        ...page({ perms: null, componentName: 'ext-docs' }),
+        url: 'https://docs.example.com/guide?x=1',
+        internalOrExternal: true,
+      });
+      expect(external.statusCode).toBe(200);
+      const edit = await call(admin, 'PUT', '/sys/permission/edit', {
+        ...page({ perms: null, componentName: 'ext-docs' }),
+        id: external.json().result.id,
+        url: 'javascript:alert(1)',
+      });
+      expect(edit.statusCode).toBe(400);
+      expect(fieldText(edit.json())).toBe(
+        'url: must be a console path starting with / or an http(s):// address',
+      );
     });
 
     it('edits a row and refuses a cycle', async () => {

@@ -151,6 +151,19 @@ export class RoleRepository {
       .execute();
   }
 
+  /** The codes a catalogue row carries. */
+  async permsOf(permissionId: string): Promise<string[]> {
+    const row = await this.db
+      .selectFrom('sys_permission')
+      .select('perms')
+      .where('id', '=', permissionId)
+      .executeTakeFirst();
+    return (row?.perms ?? '')
+      .split(',')
+      .map((code) => code.trim())
+      .filter(Boolean);
+  }
+
   rulesOf(permissionId: string) {
     return this.db
       .selectFrom('sys_permission_data_rule')

@@ -187,8 +187,13 @@ export function roleRoutes(roles: RoleService): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        await roles.saveDataRules(req.scope, req.body);
-        return ok(null, message(req.lang, 'adminSaved'));
+        const bypassed = await roles.saveDataRules(req.scope, req.body);
+        return ok(
+          null,
+          bypassed > 0
+            ? message(req.lang, 'dataRuleBypassed', { count: bypassed })
+            : message(req.lang, 'adminSaved'),
+        );
       },
     );
   };

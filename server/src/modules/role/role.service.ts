@@ -1,13 +1,16 @@
-import type {
-  TRole,
-  TRoleAdd,
-  TRoleDataRules,
-  TRoleEdit,
-  TRolePage,
-  TRoleQuery,
-  TSaveRoleDataRule,
-  TSaveRolePermission,
+import {
+  DATA_RULE_COLUMNS,
+  type TDataRulePermission,
+  type TRole,
+  type TRoleAdd,
+  type TRoleDataRules,
+  type TRoleEdit,
+  type TRolePage,
+  type TRoleQuery,
+  type TSaveRoleDataRule,
+  type TSaveRolePermission,
 } from '@blrms/contracts';
+import type { DataRuleService } from '../../platform/auth/data-rules.js';
 import type { Grants, PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Bus } from '../../platform/bus/bus.js';
@@ -20,6 +23,9 @@ import type { RoleRepository } from './role.repository.js';
 
 /** The role that makes its holders the company's administrators (the platform's: of everything). */
 export const ADMIN_ROLE_CODE = 'admin';
+
+/** Users checked for a rule that other roles make void (the warning is about any, not all). */
+const BYPASS_CHECK_MAX = 200;
 
 /** More affected users than this and every cached grant is dropped at once. */
 const PER_USER_EVENTS_MAX = 200;
@@ -45,6 +51,7 @@ export class RoleService {
   constructor(
     private readonly repository: RoleRepository,
     private readonly permissions: PermissionService,
+    private readonly ruleResolver: DataRuleService,
     private readonly bus: Bus,
     private readonly clock: Clock,
   ) {}
@@ -171,7 +178,12 @@ export class RoleService {
     };
   }
 
-  async saveDataRules(scope: Scope, input: TSaveRoleDataRule): Promise<void> {
+  /**
+   * Sets the rules the role's grant of a permission carries. Answers how many of the role's users
+   * the rules still leave unrestricted, because another of their roles grants the same code
+   * without a rule (roles combine with OR): the console warns instead of a silent bypass.
+   */
+  async saveDataRules(scope: Scope, input: TSaveRoleDataRule): Promise<number> {
     const role = await this.role(scope, input.roleId);
     const grant = (await this.repository.grantsOf([role.id])).find(
       (g) => g.permission_id === input.permissionId,
@@ -191,7 +203,22 @@ export class RoleService {
       input.permissionId,
       chosen.length > 0 ? chosen.join(',') : null,
     );
-    await this.permissionsChanged(await this.repository.userIdsOf([role.id]));
+    const users = await this.repository.userIdsOf([role.id]);
+    await this.permissionsChanged(users);
+    if (chosen.length === 0) return 0;
+    const codes = (await this.repository.permsOf(input.permissionId)).filter(
+      (code): code is TDataRulePermission => code in DATA_RULE_COLUMNS,
+    );
+    let bypassed = 0;
+    for (const userId of users.slice(0, BYPASS_CHECK_MAX)) {
+      for (const code of codes) {
+        if (await this.ruleResolver.unrestricted(userId, role.company_id, code)) {
+          bypassed += 1;
+          break;
+        }
+      }
+    }
+    return bypassed;
   }
 
   private grants(scope: Scope): Promise<Grants> {

@@ -1,6 +1,9 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 export interface GrantRules {
+  /** The role or department role that grants it: rules are resolved per holder. */
+  holder: string;
   permissionId: string;
   /** `data_rule_ids` of the grant, split; empty when the grant has none. */
   ruleIds: string[];
@@ -33,7 +36,11 @@ export class DataRuleRepository {
       .selectFrom('sys_role_permission as rp')
       .innerJoin('sys_role as r', 'r.id', 'rp.role_id')
       .innerJoin('sys_user_role as ur', 'ur.role_id', 'r.id')
-      .select(['rp.permission_id', 'rp.data_rule_ids'])
+      .select([
+        sql<string>`'r:' || rp.role_id`.as('holder'),
+        'rp.permission_id',
+        'rp.data_rule_ids',
+      ])
       .where('ur.user_id', '=', userId)
       .where('r.company_id', '=', companyId)
       .where('rp.permission_id', 'in', permissionIds)
@@ -43,13 +50,18 @@ export class DataRuleRepository {
           .innerJoin('sys_depart_role as dr', 'dr.id', 'drp.role_id')
           .innerJoin('sys_depart_role_user as dru', 'dru.drole_id', 'dr.id')
           .innerJoin('sys_depart as d', 'd.id', 'dr.depart_id')
-          .select(['drp.permission_id', 'drp.data_rule_ids'])
+          .select([
+            sql<string>`'d:' || drp.role_id`.as('holder'),
+            'drp.permission_id',
+            'drp.data_rule_ids',
+          ])
           .where('dru.user_id', '=', userId)
           .where('d.company_id', '=', companyId)
           .where('drp.permission_id', 'in', permissionIds),
       )
       .execute();
     return rows.map((r) => ({
+      holder: r.holder,
       permissionId: r.permission_id,
       ruleIds: (r.data_rule_ids ?? '')
         .split(',')

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { departId } from '../../db/seed/seed.js';
+import { departId, permissionId } from '../../db/seed/seed.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import {
   DEVICE_PAGES,
@@ -178,5 +178,105 @@ describe('data rules', () => {
       .execute();
     await t.bus.publish('auth.permissions-changed', {});
     expect(await sns(viewer)).toEqual(['alice-0', 'alice-1', 'bob-0', 'bob-1']);
+  });
+
+  // Issue 14 item 4: "my devices" set on the device list page did nothing, because the hidden
+  // device detail row also carries device:list and was granted without the rule.
+  it('applies a rule set on the list page although the detail row carries the same code', async () => {
+    const mine = await createDataRule(t, 'device-list', {
+      column: 'ownerId',
+      operator: 'EQ',
+      value: '#{sys_user_id}',
+    });
+    const role = await createRole(t, companyId, [...DEVICE_PAGES, 'device-detail'], {
+      'device-list': [mine],
+    });
+    await t.createUser({
+      username: 'detailviewer',
+      password: 'Rules-Pass-1',
+      companyId,
+      roleIds: [role],
+      orgCodes: ['R01A01'],
+    });
+    const viewer = await login('detailviewer');
+    expect(await sns(viewer)).toEqual([]);
+    // Carol owns nothing; bob's role now shows bob his own devices through list and detail alike.
+    await t.db
+      .deleteFrom('sys_user_role')
+      .where('user_id', '=', ownerIds.bob ?? '')
+      .execute();
+    await t.db
+      .insertInto('sys_user_role')
+      .values({ user_id: ownerIds.bob ?? '', role_id: role })
+      .execute();
+    await t.bus.publish('auth.permissions-changed', { userId: ownerIds.bob });
+    const bob = await login('bob');
+    expect(await sns(bob)).toEqual(['bob-0', 'bob-1']);
+    const aliceDevice = (await boss.ok('GET', '/device/device/list?sn=alice-0')).records[0];
+    expect((await bob.get(`/device/device/queryById?id=${aliceDevice.id}`)).statusCode).toBe(404);
+  });
+
+  it('pools the rules a role sets on several rows of one code with AND', async () => {
+    const r40 = await createDataRule(t, 'device-list', {
+      column: 'series',
+      operator: 'EQ',
+      value: 'R40',
+    });
+    const bobOwns = await createDataRule(t, 'device-detail', {
+      column: 'ownerId',
+      operator: 'EQ',
+      value: ownerIds.bob ?? '',
+    });
+    const role = await createRole(t, companyId, [...DEVICE_PAGES, 'device-detail'], {
+      'device-list': [r40],
+      'device-detail': [bobOwns],
+    });
+    await t.createUser({
+      username: 'pooledviewer',
+      password: 'Rules-Pass-1',
+      companyId,
+      roleIds: [role],
+      orgCodes: ['R01A01'],
+    });
+    expect(await sns(await login('pooledviewer'))).toEqual(['bob-0']);
+  });
+
+  it('warns the administrator who sets a rule that another role of its users makes void', async () => {
+    const mine = await createDataRule(t, 'device-list', {
+      column: 'ownerId',
+      operator: 'EQ',
+      value: '#{sys_user_id}',
+    });
+    const admin = await createRole(t, companyId, [
+      'account',
+      'account-role',
+      'account-role-authorize',
+    ]);
+    const restricted = await createRole(t, companyId, DEVICE_PAGES);
+    const open = await createRole(t, companyId, DEVICE_PAGES);
+    await t.createUser({
+      username: 'ruleadmin',
+      password: 'Rules-Pass-1',
+      companyId,
+      roleIds: [admin, restricted, open],
+      orgCodes: ['R01A01'],
+    });
+    const both = await login('ruleadmin');
+    const save = (roleId: string) =>
+      both.post('/sys/role/datarule', {
+        roleId,
+        permissionId: permissionId('device-list'),
+        dataRuleIds: [mine],
+      });
+    const warned = await save(restricted);
+    expect(warned.statusCode).toBe(200);
+    expect(warned.json().message).toBe(
+      'Saved. Note: 1 user(s) of this role hold the same permission through another role without data rules, so these rules do not narrow what they see (grants of several roles add up)',
+    );
+    expect(await sns(both)).toEqual(['alice-0', 'alice-1', 'bob-0', 'bob-1']);
+    // Once the other role carries the rule too, nothing is void and the user sees their own.
+    const clean = await save(open);
+    expect(clean.json().message).toBe('Saved');
+    expect(await sns(both)).toEqual([]);
   });
 });

@@ -19,8 +19,8 @@ export interface DataRuleCondition {
 }
 
 /**
- * The rows a caller may see through one permission: everything, or the union (OR) of the grants'
- * condition lists, each list combining with AND (semantics in contracts/data-rule.ts).
+ * The rows a caller may see through one permission code: everything, or the union (OR) over the
+ * caller's roles of each role's condition list, combining with AND (docs/api.md, Data rules).
  */
 export type DataRuleFilter =
   { kind: 'all' } | { kind: 'some'; alternatives: DataRuleCondition[][] };
@@ -98,6 +98,11 @@ export class DataRuleService {
     };
   }
 
+  /** Whether nothing narrows what the user sees through the code (to warn an administrator). */
+  async unrestricted(userId: string, companyId: string, code: TDataRulePermission) {
+    return (await this.resolvedFor(userId, companyId, code)).kind === 'all';
+  }
+
   private resolvedFor(userId: string, companyId: string, code: TDataRulePermission) {
     const key = `${userId}|${companyId}|${code}`;
     const now = this.clock();
@@ -119,7 +124,10 @@ export class DataRuleService {
     const grants = await this.repository.grantsOf(userId, companyId, permissionIds);
     const rules = await this.repository.rulesByIds([...new Set(grants.flatMap((g) => g.ruleIds))]);
     const columns: readonly string[] = DATA_RULE_COLUMNS[code];
-    const lists: StoredCondition[][] = [];
+    // Rules belong to the code, not to the menu row that happened to be ticked: the rows of one
+    // role (or department role) carrying the code pool their rules (AND), so a second row with the
+    // same code (the device detail page) cannot undo a rule set on the list page.
+    const byHolder = new Map<string, typeof rules>();
     for (const grant of grants) {
       const enabled = rules.filter(
         (r) =>
@@ -127,7 +135,12 @@ export class DataRuleService {
           r.permission_id === grant.permissionId &&
           r.status === '1',
       );
-      // A grant without (enabled) rules leaves the permission unrestricted.
+      const pooled = byHolder.get(grant.holder) ?? [];
+      byHolder.set(grant.holder, [...pooled, ...enabled.filter((r) => !pooled.includes(r))]);
+    }
+    const lists: StoredCondition[][] = [];
+    for (const enabled of byHolder.values()) {
+      // A role granting the code without any (enabled) rule leaves it unrestricted: roles OR.
       if (enabled.length === 0) return { kind: 'all' };
       lists.push(
         enabled.map((r) => ({

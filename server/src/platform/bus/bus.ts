@@ -46,7 +46,12 @@ export interface BusTopics {
    * Close the MQTT connections of these devices on whichever node holds them (token disabled or
    * its key regenerated, device disabled or deleted). Empty selectors match nothing.
    */
-  'device.kick': { tokenIds?: string[]; deviceIds?: string[]; reason: TDisconnectReason };
+  'device.kick': {
+    tokenIds?: string[];
+    deviceIds?: string[];
+    companyIds?: string[];
+    reason: TDisconnectReason;
+  };
   /**
    * A downlink for a device whose connection another node's embedded broker holds: the node that
    * holds it publishes it (with an external broker any node publishes directly).

@@ -251,8 +251,9 @@ const CATALOGUE = {
     'en-US': 'userIds: the user is not a member of this department',
   },
   orgBeyondYourPermissions: {
-    'zh-CN': 'permissionIds: 不能授予您自己没有的权限',
-    'en-US': 'permissionIds: you cannot grant a permission you do not hold',
+    'zh-CN': (p) => `permissionIds: 不能授予或收回您自己没有的权限「${p.name}」`,
+    'en-US': (p) =>
+      `permissionIds: you cannot grant or take away a permission you do not hold: ${p.nameEn}`,
   },
   orgBeyondDepartPermissions: {
     'zh-CN': 'permissionIds: 超出了部门的权限范围',
@@ -685,6 +686,21 @@ const CATALOGUE = {
     'zh-CN': '无法连接单点登录服务，请稍后再试或使用账号密码登录',
     'en-US':
       'The single sign-on service cannot be reached; try again later or log in with a password',
+  },
+  // Security hardening: escalation, data rules, frozen companies, menu URLs, quotas (issue 14).
+  orgRoleNotOnYourself: {
+    'zh-CN': 'userIds: 不能给自己分配或收回部门角色',
+    'en-US': 'userIds: you cannot give yourself a department role or take one from yourself',
+  },
+  dataRuleBypassed: {
+    'zh-CN': (p) =>
+      `已保存。注意：该角色有 ${p.count} 个用户通过其他未设数据规则的角色拥有同一权限，规则不会限制他们（多个角色的授权取并集）`,
+    'en-US': (p) =>
+      `Saved. Note: ${p.count} user(s) of this role hold the same permission through another role without data rules, so these rules do not narrow what they see (grants of several roles add up)`,
+  },
+  menuUrlScheme: {
+    'zh-CN': (p) => `${p.field}: 必须是以 / 开头的控制台路径或 http(s):// 地址`,
+    'en-US': (p) => `${p.field}: must be a console path starting with / or an http(s):// address`,
   },
 } satisfies Record<string, Record<Lang, Text>>;
 

@@ -545,6 +545,7 @@ const enUS: Messages = {
       'acl-violation': 'Publish or subscribe outside its topics',
       'server-shutdown': 'Platform shut down',
       'last-will': 'Offline (last will)',
+      'company-frozen': 'Its company was frozen',
     },
     neverSeen: 'Never connected',
     ip: 'IP address',

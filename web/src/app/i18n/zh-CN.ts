@@ -531,6 +531,7 @@ const zhCN = {
       'acl-violation': '越权发布或订阅',
       'server-shutdown': '平台停机',
       'last-will': '设备离线（遗嘱消息）',
+      'company-frozen': '所属公司已冻结',
     },
     neverSeen: '从未连接',
     ip: 'IP 地址',
