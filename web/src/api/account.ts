@@ -3,7 +3,7 @@ import type {
   TCheckRuleEdit,
   TCheckRuleInput,
   TCheckRulePage,
-  TLoginResult,
+  TLoginStep,
   TPasswordResetRequest,
   TPhoneLoginRequest,
   TRegisterCheckQuery,
@@ -29,7 +29,7 @@ export const accountApi = {
     request<TRegisterResult>('POST', '/sys/user/register', { body, silent: true }),
   sms: (body: TSmsRequest) => request<null>('POST', '/sys/sms', { body, silent: true }),
   phoneLogin: (body: TPhoneLoginRequest) =>
-    http.post<TLoginResult>('/sys/phoneLogin', body, { silent: true }),
+    http.post<TLoginStep>('/sys/phoneLogin', body, { silent: true }),
   resetCode: (body: TResetCodeRequest) =>
     request<null>('POST', '/sys/user/resetCode', { body, silent: true }),
   passwordReset: (body: TPasswordResetRequest) =>

@@ -1,5 +1,5 @@
 import {
-  ZLoginResult,
+  ZLoginStep,
   ZPasswordResetRequest,
   ZPhoneLoginRequest,
   ZRegisterCheckQuery,
@@ -131,9 +131,10 @@ export function accountRoutes(
         config: { public: true, rateLimit: perMinute(limits.verify) },
         schema: {
           tags,
-          summary: 'Log in with a phone number and its SMS code; same result as /sys/login',
+          summary:
+            'Log in with a phone number and its SMS code; same result as /sys/login (a two-factor challenge when the user has a second factor)',
           body: ZPhoneLoginRequest,
-          response: responses(ZLoginResult),
+          response: responses(ZLoginStep),
         },
       },
       async (req) =>

@@ -1,5 +1,5 @@
 import type {
-  TLoginResult,
+  TLoginStep,
   TPasswordResetRequest,
   TPhoneLoginRequest,
   TRegisterCheckQuery,
@@ -129,12 +129,12 @@ export class AccountService {
     if (user && user.status === 1) await this.smsCode(input.mobile, code, context.lang);
   }
 
-  async phoneLogin(input: TPhoneLoginRequest, context: LoginContext): Promise<TLoginResult> {
+  async phoneLogin(input: TPhoneLoginRequest, context: LoginContext): Promise<TLoginStep> {
     await this.codes.consume('login', input.mobile, input.captcha);
     const user = await this.repository.findUserBy('phone', input.mobile);
     if (!user) throw new AppError('codeInvalid', 400);
     if (user.status !== 1) throw new AppError('userFrozen', 403);
-    return this.auth.startSession(user, context);
+    return this.auth.afterFirstFactor(user, context);
   }
 
   async sendResetCode(input: TResetCodeRequest, context: RequestContext): Promise<void> {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ZLoginResult } from '@blrms/contracts';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -375,6 +376,45 @@ describe('self-service accounts: register, phone login, password reset', () => {
       const reuse = await post('/sys/phoneLogin', { mobile: '13800000001', captcha: code }, EN);
       expect(reuse.statusCode).toBe(400);
       expect(reuse.json().message).toBe('Invalid verification code');
+    });
+
+    it('replaces only the password: a user with a second factor gets its challenge', async () => {
+      const id = await t.createUser({ username: 'phone2fa', password: 'Phone-2fa-Pass' });
+      await t.db
+        .updateTable('sys_user')
+        .set({ phone: '13800000002' })
+        .where('id', '=', id)
+        .execute();
+      const session = authHeaders(await t.login('phone2fa', 'Phone-2fa-Pass'));
+      const setup = await t.app.inject({
+        method: 'POST',
+        url: '/api/sys/twoFactor/setup',
+        headers: session,
+      });
+      const totp = new TOTP({ secret: Secret.fromBase32(setup.json().result.secret) });
+      const enable = await post(
+        '/sys/twoFactor/enable',
+        { code: totp.generate({ timestamp: t.clock.now }) },
+        session,
+      );
+      expect(enable.statusCode).toBe(200);
+      t.clock.advance(30_000);
+
+      await post('/sys/sms', { mobile: '13800000002', smsmode: '0' });
+      t.clock.advance(RESEND_MS);
+      const res = await post('/sys/phoneLogin', {
+        mobile: '13800000002',
+        captcha: lastCode(dataDir, '13800000002'),
+      });
+      expect(res.statusCode).toBe(200);
+      const step = res.json().result;
+      expect(step).toEqual({ twoFactor: 'verify', challenge: expect.any(String), expiresIn: 300 });
+      const done = await post('/sys/login/twoFactor', {
+        challenge: step.challenge,
+        code: totp.generate({ timestamp: t.clock.now }),
+      });
+      expect(done.statusCode).toBe(200);
+      expect(ZLoginResult.parse(done.json().result).userInfo.username).toBe('phone2fa');
     });
 
     it('refuses unknown numbers, wrong codes and frozen accounts with no hint', async () => {

@@ -98,11 +98,21 @@ export class AuthService {
     }
     if (user.status !== 1) throw new AppError('userFrozen', 403);
 
+    const step = await this.afterFirstFactor(user, context);
+    if (!('twoFactor' in step)) await this.repository.clearLoginFailures(lockKey, context.ip);
+    return step;
+  }
+
+  /**
+   * What follows a proven first factor (the password, or a phone code): a challenge when the
+   * user has a second factor or must enrol one, a session otherwise. Every login path goes
+   * through here, so none of them skips the second factor.
+   */
+  async afterFirstFactor(user: UserRow, context: LoginContext): Promise<TLoginStep> {
     if (await this.twoFactor.isEnabled(user.id)) return this.challenge(user, 'verify', context);
     if (await this.twoFactor.isRequired(user.company_id)) {
       return this.challenge(user, 'enrol', context);
     }
-    await this.repository.clearLoginFailures(lockKey, context.ip);
     return this.startSession(user, context);
   }
 
@@ -157,7 +167,7 @@ export class AuthService {
     return this.twoFactor.setupViewOf(user.username, secretEnc);
   }
 
-  /** A new session for a user whose credentials were proven (password, or a phone code). */
+  /** A new session for a user whose credentials were proven (every factor the user needs). */
   async startSession(user: UserRow, context: LoginContext): Promise<TLoginResult> {
     const token = await this.sessions.create({
       userId: user.id,

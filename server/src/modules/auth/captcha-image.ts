@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import opentype from 'opentype.js';
 import { PNG } from 'pngjs';
@@ -15,10 +16,13 @@ export const CAPTCHA_HEIGHT = 40;
 /** Supersampling per axis: edges are anti-aliased from 4×4 samples a pixel. */
 const SAMPLES = 4;
 
-const font = opentype.loadSync(
+const fontFile = readFileSync(
   createRequire(import.meta.url).resolve(
     '@fontsource/roboto-mono/files/roboto-mono-latin-700-normal.woff',
   ),
+);
+const font = opentype.parse(
+  fontFile.buffer.slice(fontFile.byteOffset, fontFile.byteOffset + fontFile.byteLength),
 );
 
 type Point = [number, number];

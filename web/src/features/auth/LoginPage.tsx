@@ -140,7 +140,9 @@ export default function LoginPage({ onUserIntent }: Props) {
         )}
         {tab === 'phone' && !pending && (
           <div onFocus={signalIntent}>
-            <PhoneLoginForm onLoggedIn={loggedIn} />
+            <PhoneLoginForm
+              onStep={(step) => (isPending(step) ? setPending(step) : loggedIn(step))}
+            />
           </div>
         )}
         <Form<LoginForm>

@@ -1,5 +1,5 @@
 import { MobileOutlined } from '@ant-design/icons';
-import type { TLoginResult } from '@blrms/contracts';
+import type { TLoginStep } from '@blrms/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
@@ -11,8 +11,11 @@ import { PHONE_PATTERN } from '../../shared/account/send-code';
 
 type PhoneForm = { mobile: string; captcha: string };
 
-/** The phone tab of the login page: an SMS code instead of the password (POST /sys/phoneLogin). */
-export function PhoneLoginForm({ onLoggedIn }: { onLoggedIn: (result: TLoginResult) => void }) {
+/**
+ * The phone tab of the login page: an SMS code instead of the password (POST /sys/phoneLogin).
+ * The code replaces the password only: a user with a second factor still gets its challenge.
+ */
+export function PhoneLoginForm({ onStep }: { onStep: (step: TLoginStep) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<PhoneForm>();
   const [error, setError] = useState<string | null>(null);
@@ -20,7 +23,7 @@ export function PhoneLoginForm({ onLoggedIn }: { onLoggedIn: (result: TLoginResu
 
   const login = useMutation({
     mutationFn: (values: PhoneForm) => accountApi.phoneLogin(values),
-    onSuccess: onLoggedIn,
+    onSuccess: onStep,
     onError: (e) => setError(e instanceof ApiError && e.message ? e.message : t('login.failed')),
   });
 
