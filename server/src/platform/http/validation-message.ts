@@ -54,6 +54,19 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must be lowercase letters, digits, _ or ., starting with a letter':
     '只能包含小写字母、数字、_ 或 .，且以字母开头',
   'must not contain control characters': '不能包含控制字符',
+  // Two-factor login, API keys and single sign-on (issue 14).
+  'a current code or the password is required': '需要当前动态验证码或密码',
+  'must be 1-100 ids separated by commas': '必须是以逗号分隔的 1-100 个 ID',
+  'must be a 6-digit code or a recovery code (xxxxx-xxxxx)':
+    '必须是 6 位动态验证码或恢复码（xxxxx-xxxxx）',
+  'must be an ISO 8601 date-time': '必须是 ISO 8601 时间',
+  'must be an http(s):// URL': '必须是 http(s):// 地址',
+  'must be at most 100 characters': '最多 100 个字符',
+  'must be at most 64 characters': '最多 64 个字符',
+  'must be the challenge the login returned': '必须是登录返回的验证凭据',
+  'must name at least one permission code': '至少选择一个权限编码',
+  'must name at most 500 permission codes': '最多选择 500 个权限编码',
+  'must not be empty': '不能为空',
 };
 
 const TYPE_ZH: Record<string, string> = {
