@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import opentype from 'opentype.js';
 import { PNG } from 'pngjs';
@@ -15,10 +16,14 @@ export const CAPTCHA_HEIGHT = 40;
 /** Supersampling per axis: edges are anti-aliased from 4×4 samples a pixel. */
 const SAMPLES = 4;
 
-const font = opentype.loadSync(
+// opentype.js 1.3.5's ES module build turned loadSync into a no-op that returns nothing.
+const fontBytes = fs.readFileSync(
   createRequire(import.meta.url).resolve(
     '@fontsource/roboto-mono/files/roboto-mono-latin-700-normal.woff',
   ),
+);
+const font = opentype.parse(
+  fontBytes.buffer.slice(fontBytes.byteOffset, fontBytes.byteOffset + fontBytes.byteLength),
 );
 
 type Point = [number, number];
