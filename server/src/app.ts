@@ -39,6 +39,7 @@ import { CheckRuleRepository } from './modules/check-rule/check-rule.repository.
 import { checkRuleRoutes } from './modules/check-rule/check-rule.routes.js';
 import { CheckRuleService } from './modules/check-rule/check-rule.service.js';
 import { FileStore } from './platform/files/file-store.js';
+import { StorageReservations } from './platform/files/storage-quota.js';
 import { OutboxMailer, SmtpMailer, type Mailer } from './platform/mail/mail.js';
 import { Outbox } from './platform/mail/outbox.js';
 import { DictRepository } from './modules/dict/dict.repository.js';
@@ -373,6 +374,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     permissions,
     clock,
     config.publicUrl ?? `http://localhost:${config.port}`,
+    config.companyStorageQuota,
+    new StorageReservations(),
   );
   await firmware.init();
   app.decorate('firmware', firmware);

@@ -40,7 +40,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the company storage quota as a size: 2 GiB by default, units, bytes, 0 unlimited', () => {
+    expect(loadConfig({}).companyStorageQuota).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ COMPANY_STORAGE_QUOTA: '5GiB' }).companyStorageQuota).toBe(5 * 1024 ** 3);
+    expect(loadConfig({ COMPANY_STORAGE_QUOTA: '500 MB' }).companyStorageQuota).toBe(500e6);
+    expect(loadConfig({ COMPANY_STORAGE_QUOTA: '1.5kib' }).companyStorageQuota).toBe(1536);
+    expect(loadConfig({ COMPANY_STORAGE_QUOTA: '1048576' }).companyStorageQuota).toBe(1048576);
+    expect(loadConfig({ COMPANY_STORAGE_QUOTA: '0' }).companyStorageQuota).toBe(0);
+  });
+
   it.each([
+    ['COMPANY_STORAGE_QUOTA', 'lots'],
+    ['COMPANY_STORAGE_QUOTA', '-1GiB'],
+    ['COMPANY_STORAGE_QUOTA', '2 parsecs'],
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['CAPTCHA', 'maybe'],

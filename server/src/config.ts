@@ -14,6 +14,31 @@ const port = z.coerce
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+const BYTES_RULE = 'must be a size such as 2GiB, 500MB or a number of bytes (0: unlimited)';
+
+/** `2GiB`, `1.5 GB`, `1048576`: a whole number of bytes. */
+const byteSize = z.string().transform((raw, ctx) => {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = match ? BYTE_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined) {
+    ctx.addIssue({ code: 'custom', message: BYTES_RULE });
+    return z.NEVER;
+  }
+  return Math.floor(Number(match[1]) * unit);
+});
+
 const ZEnv = z.object({
   PORT: optional(port).default(8080),
   HOST: optional(z.string()).default('0.0.0.0'),
@@ -59,6 +84,7 @@ const ZEnv = z.object({
       .int('must be a number of seconds')
       .min(0, 'must be a number of seconds'),
   ).default(0),
+  COMPANY_STORAGE_QUOTA: optional(byteSize).default(2 * 2 ** 30),
 });
 
 export interface Config {
@@ -80,6 +106,8 @@ export interface Config {
   sso: SsoConfig;
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS (only TLS deployments want it). */
   hstsMaxAge: number;
+  /** Bytes of files (firmware) one company may store unless its own quota says otherwise; 0: unlimited. */
+  companyStorageQuota: number;
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -181,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           : null,
     },
     hstsMaxAge: e.HSTS_MAX_AGE,
+    companyStorageQuota: e.COMPANY_STORAGE_QUOTA,
     webDist: DEFAULT_WEB_DIST,
   };
 }

@@ -101,3 +101,10 @@ export const ZFirmwareSettings = z
   })
   .strict();
 export type TFirmwareSettings = z.infer<typeof ZFirmwareSettings>;
+
+/** What a company stores and may store (its files: firmware). */
+export const ZStorageUsage = z.object({
+  used: z.number().int().describe('Bytes stored'),
+  limit: z.number().int().nullable().describe('Bytes the company may store; null: unlimited'),
+});
+export type TStorageUsage = z.infer<typeof ZStorageUsage>;

@@ -245,6 +245,14 @@ export const ZCompany = z.object({
   isPlatform: z.boolean(),
   userCount: z.number().int(),
   createTime: ZTimestamp,
+  storageQuota: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Bytes of files the company may store; null: the default (COMPANY_STORAGE_QUOTA); 0: unlimited',
+    ),
+  storageUsed: z.number().int().describe('Bytes of files the company stores'),
 });
 export type TCompany = z.infer<typeof ZCompany>;
 
@@ -285,7 +293,23 @@ export const ZCompanyAdd = z
   .strict();
 export type TCompanyAdd = z.infer<typeof ZCompanyAdd>;
 
-export const ZCompanyEdit = z.object({ id: ZId, name: z.string().trim().min(1).max(100) }).strict();
+/** Largest per-company storage quota that can be set: 1 PiB. */
+export const STORAGE_QUOTA_MAX = 2 ** 50;
+
+export const ZCompanyEdit = z
+  .object({
+    id: ZId,
+    name: z.string().trim().min(1).max(100),
+    storageQuota: z
+      .number()
+      .int()
+      .min(0)
+      .max(STORAGE_QUOTA_MAX)
+      .nullable()
+      .optional()
+      .describe('Bytes; null: back to the default; 0: unlimited; omitted: unchanged'),
+  })
+  .strict();
 export type TCompanyEdit = z.infer<typeof ZCompanyEdit>;
 
 export const ZCompanyStatus = z

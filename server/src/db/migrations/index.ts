@@ -17,6 +17,7 @@ import * as loginSecurity from './20261126010100-login-security.js';
 import * as apiKeys from './20261126030100-api-keys.js';
 import * as systemMessageCodes from './20261126060100-system-message-codes.js';
 import * as sso from './20261126020100-sso.js';
+import * as storageQuota from './20261126070100-storage-quota.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261126030100-api-keys': apiKeys,
   '20261126060100-system-message-codes': systemMessageCodes,
   '20261126020100-sso': sso,
+  '20261126070100-storage-quota': storageQuota,
 };

@@ -1,7 +1,16 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { containing } from '../../platform/db/like.js';
+import type { Database, SysCompanyTable } from '../../platform/db/schema.js';
 import { selectPage } from '../../platform/db/page.js';
+
+/** Bytes of the files the company stores: what its firmware rows reference. */
+const storageUsed = (eb: ExpressionBuilder<Database & { c: SysCompanyTable }, 'c'>) =>
+  eb
+    .selectFrom('firmware as f')
+    .select((e) => e.fn.sum<number | string | null>('f.size').as('s'))
+    .whereRef('f.company_id', '=', 'c.id')
+    .as('storage_used');
 
 const SORT_COLUMNS = { createTime: 'c.create_time', name: 'c.name', code: 'c.code' } as const;
 
@@ -82,6 +91,7 @@ export class CompanyRepository {
             .where('u.del_flag', '=', 0)
             .as('user_count'),
         )
+        .select(storageUsed)
         .orderBy(SORT_COLUMNS[page.column], page.order)
         .orderBy('c.id', page.order),
     );
@@ -99,6 +109,7 @@ export class CompanyRepository {
           .where('u.del_flag', '=', 0)
           .as('user_count'),
       )
+      .select(storageUsed)
       .where('c.id', '=', id)
       .executeTakeFirst();
   }
@@ -234,6 +245,14 @@ export class CompanyRepository {
     await this.db
       .updateTable('sys_company')
       .set({ name, update_time: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setStorageQuota(id: string, quota: number | null, now: number): Promise<void> {
+    await this.db
+      .updateTable('sys_company')
+      .set({ storage_quota: quota, update_time: now })
       .where('id', '=', id)
       .execute();
   }

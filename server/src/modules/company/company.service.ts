@@ -21,7 +21,12 @@ import { nextOrgCode } from '../depart/org-code.js';
 import { weakPasswordReason } from '../user/password-policy.js';
 import type { CompanyRepository } from './company.repository.js';
 
-function toCompany(row: SysCompanyTable & { user_count: number | string | null }): TCompany {
+function toCompany(
+  row: SysCompanyTable & {
+    user_count: number | string | null;
+    storage_used: number | string | null;
+  },
+): TCompany {
   return {
     id: row.id,
     name: row.name,
@@ -30,6 +35,8 @@ function toCompany(row: SysCompanyTable & { user_count: number | string | null }
     isPlatform: row.is_platform === 1,
     userCount: Number(row.user_count ?? 0),
     createTime: new Date(row.create_time).toISOString(),
+    storageQuota: row.storage_quota === null ? null : Number(row.storage_quota),
+    storageUsed: Number(row.storage_used ?? 0),
   };
 }
 
@@ -130,6 +137,9 @@ export class CompanyService {
     await this.requirePlatformAdmin(scope);
     await this.requireCompany(input.id);
     await this.repository.rename(input.id, input.name, this.clock());
+    if (input.storageQuota !== undefined) {
+      await this.repository.setStorageQuota(input.id, input.storageQuota, this.clock());
+    }
     return toCompany(await this.requireCompany(input.id));
   }
 

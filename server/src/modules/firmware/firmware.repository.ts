@@ -113,6 +113,27 @@ export class FirmwareRepository {
     }
   }
 
+  /** Bytes of firmware files the company stores, and its own quota (null: the default). */
+  async storage(companyId: string): Promise<{ stored: number; quota: number | null }> {
+    const [used, company] = await Promise.all([
+      this.db
+        .selectFrom('firmware')
+        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('sys_company')
+        .select('storage_quota')
+        .where('id', '=', companyId)
+        .executeTakeFirst(),
+    ]);
+    const quota = company?.storage_quota;
+    return {
+      stored: Number(used?.total ?? 0),
+      quota: quota === null || quota === undefined ? null : Number(quota),
+    };
+  }
+
   readSetting(key: string): Promise<string | undefined> {
     return readSetting(this.db, key);
   }

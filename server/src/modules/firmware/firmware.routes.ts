@@ -11,6 +11,7 @@ import {
   ZFirmwareUploadFields,
   ZId,
   ZIdQuery,
+  ZStorageUsage,
   type TFirmware,
   type TFirmwareUploadFields,
 } from '@blrms/contracts';
@@ -58,10 +59,14 @@ async function receiveUpload(
   maxBytes: number,
   store: (fields: TFirmwareUploadFields, file: FirmwareUpload) => Promise<TFirmware>,
   tooLarge: () => AppError,
+  room: number,
+  noRoom: () => AppError,
 ): Promise<TFirmware> {
   if (!req.isMultipart()) throw new AppError('firmwareFileMissing', 400);
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
+  // Even with the most the form can carry around it, the file would not fit in the quota.
+  if (declared - FORM_OVERHEAD_BYTES > room) throw noRoom();
   const fields: Record<string, string> = {};
   let stored: TFirmware | undefined;
   const parts = req.parts({
@@ -126,25 +131,30 @@ export function firmwareRoutes(firmware: FirmwareService): FastifyPluginAsyncZod
         schema: {
           tags,
           summary:
-            'Upload a firmware (multipart: series, version, releaseNotes, then file); streamed to storage with its sha256; 413 over the size limit, 409 for an existing version',
+            "Upload a firmware (multipart: series, version, releaseNotes, then file); streamed to storage with its sha256; 413 over the size limit or past the company's storage quota, 409 for an existing version",
           consumes: ['multipart/form-data'],
           response: responses(ZFirmware),
         },
       },
       async (req, reply) => {
         const maxBytes = await firmware.maxBytes();
+        const reservation = await firmware.reserveStorage(req.scope);
         try {
           const stored = await receiveUpload(
             req,
             maxBytes,
-            (fields, file) => firmware.upload(req.scope, fields, file, maxBytes),
+            (fields, file) => firmware.upload(req.scope, fields, file, maxBytes, reservation),
             () => firmware.tooLarge(maxBytes),
+            reservation.room,
+            () => firmware.quotaExceeded(reservation.exceeded()),
           );
           return ok(stored, message(req.lang, 'firmwareUploaded'));
         } catch (error) {
           // The rest of a refused upload is not read: the connection closes after the answer.
           reply.header('connection', 'close');
           throw error;
+        } finally {
+          reservation.release();
         }
       },
     );
@@ -192,6 +202,20 @@ export function firmwareRoutes(firmware: FirmwareService): FastifyPluginAsyncZod
         },
       },
       async (req) => ok(await firmware.downloadUrl(req.scope, req.query.id)),
+    );
+
+    app.get(
+      '/firmware/storage',
+      {
+        config: { permission: 'firmware:list' },
+        schema: {
+          tags,
+          summary: "The company's stored bytes and its storage quota (null: unlimited)",
+          querystring: ZNoQuery,
+          response: responses(ZStorageUsage),
+        },
+      },
+      async (req) => ok(await firmware.storage(req.scope)),
     );
 
     app.get(

@@ -10,6 +10,7 @@ import {
   type TFirmwareQuery,
   type TFirmwareSettings,
   type TFirmwareUploadFields,
+  type TStorageUsage,
 } from '@blrms/contracts';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -19,6 +20,12 @@ import type { FirmwareTable } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import { FileCache, type FileCacheLimits } from '../../platform/files/file-cache.js';
 import { FileTooLargeError, type FileStore } from '../../platform/files/file-store.js';
+import {
+  formatBytes,
+  StorageQuotaExceededError,
+  type StorageReservation,
+  type StorageReservations,
+} from '../../platform/files/storage-quota.js';
 import { AppError, forbidden } from '../../platform/http/app-error.js';
 import { iso, pageResult, type Page } from '../device/paging.js';
 import { truthy, type FirmwareRepository, type FirmwareRow } from './firmware.repository.js';
@@ -98,6 +105,9 @@ export class FirmwareService {
     private readonly clock: Clock,
     /** Where devices reach this server: PUBLIC_URL, else `http://localhost:{PORT}`. */
     private readonly publicUrl: string,
+    /** Bytes a company may store when its own quota is unset; 0: unlimited. */
+    private readonly defaultQuota: number,
+    private readonly reservations: StorageReservations,
     cacheLimits: FileCacheLimits = DOWNLOAD_CACHE,
   ) {
     this.hot = new FileCache(files, cacheLimits);
@@ -130,19 +140,39 @@ export class FirmwareService {
     return parsed.success ? parsed.data : FIRMWARE_MAX_BYTES_DEFAULT;
   }
 
+  /** What the company stores and may store. */
+  async storage(scope: Scope): Promise<TStorageUsage> {
+    const { stored, limit } = await this.storageOf(scope.companyId);
+    return { used: stored, limit };
+  }
+
+  /** Opens the upload's claim on the company's quota; commit or release it. */
+  reserveStorage(scope: Scope): Promise<StorageReservation> {
+    return this.reservations.open(scope.companyId, () => this.storageOf(scope.companyId));
+  }
+
+  quotaExceeded(error: StorageQuotaExceededError): AppError {
+    return new AppError('storageQuotaExceeded', 413, {
+      used: formatBytes(error.used),
+      limit: formatBytes(error.limit),
+    });
+  }
+
   tooLarge(maxBytes: number): AppError {
     return new AppError('firmwareTooLarge', 413, { limit: describeBytes(maxBytes) });
   }
 
   /**
    * Stores the file under a new id, then its row. Refused before a byte is stored when the
-   * version exists; a file over `maxBytes` is cut off and removed.
+   * version exists; a file over `maxBytes` or past the company's quota (claimed chunk by chunk on
+   * `reservation`) is cut off and removed. The caller commits or releases the reservation.
    */
   async upload(
     scope: Scope,
     fields: TFirmwareUploadFields,
     file: FirmwareUpload,
     maxBytes: number,
+    reservation: StorageReservation,
   ): Promise<TFirmware> {
     const duplicate = () =>
       new AppError('firmwareVersionExists', 409, {
@@ -155,9 +185,12 @@ export class FirmwareService {
     const id = newId();
     let stored;
     try {
-      stored = await this.files.write(AREA, id, file.content, maxBytes);
+      stored = await this.files.write(AREA, id, file.content, maxBytes, (bytes) =>
+        reservation.add(bytes),
+      );
     } catch (error) {
       if (error instanceof FileTooLargeError) throw this.tooLarge(maxBytes);
+      if (error instanceof StorageQuotaExceededError) throw this.quotaExceeded(error);
       throw error;
     }
     if (stored.size === 0) {
@@ -183,6 +216,7 @@ export class FirmwareService {
       if (isUniqueViolation(error)) throw duplicate();
       throw error;
     }
+    reservation.commit();
     return this.get(scope, id);
   }
 
@@ -273,6 +307,13 @@ export class FirmwareService {
   private async requirePlatformAdmin(scope: Scope) {
     const grants = await this.permissions.grantsIn(scope);
     if (!grants.platformAdmin) throw forbidden('adminPlatformOnly');
+  }
+
+  /** Stored bytes and the limit in force (null: unlimited). */
+  private async storageOf(companyId: string): Promise<{ stored: number; limit: number | null }> {
+    const { stored, quota } = await this.repository.storage(companyId);
+    const limit = quota ?? this.defaultQuota;
+    return { stored, limit: limit === 0 ? null : limit };
   }
 
   private async require(companyId: string, id: string): Promise<FirmwareRow> {

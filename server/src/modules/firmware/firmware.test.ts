@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionService } from '../../platform/auth/permissions.js';
 import { newId } from '../../platform/db/ids.js';
 import { FileStore } from '../../platform/files/file-store.js';
+import { StorageReservations } from '../../platform/files/storage-quota.js';
 import { ADMIN_PASSWORD, createTestApp, type TestContext, fieldText } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import { client, type Client } from '../../test/devices.js';
@@ -380,6 +381,8 @@ describe('firmware library', () => {
         new PermissionService(t.db, t.bus, t.clock.read),
         t.clock.read,
         PUBLIC_URL,
+        0,
+        new StorageReservations(),
         { fileMaxBytes: MIB, totalBytes: 4 * MIB },
       );
       await fromDisk.init();

@@ -10,6 +10,8 @@ export interface SysCompanyTable {
   is_platform: number;
   create_time: number;
   update_time: number | null;
+  /** Bytes of stored files allowed; NULL: the deployment default; 0: unlimited. */
+  storage_quota: number | null;
 }
 
 export interface SysUserTable {

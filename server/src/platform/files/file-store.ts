@@ -38,9 +38,16 @@ export class FileStore {
 
   /**
    * Streams `source` to the file, hashing and counting on the way. Over `maxBytes` the write stops
-   * (the source is destroyed, so the rest is not read) and FileTooLargeError is thrown.
+   * (the source is destroyed, so the rest is not read) and FileTooLargeError is thrown. `claim` is
+   * told of every chunk before it is written; when it throws, the write stops the same way.
    */
-  async write(area: string, id: string, source: Readable, maxBytes: number): Promise<StoredFile> {
+  async write(
+    area: string,
+    id: string,
+    source: Readable,
+    maxBytes: number,
+    claim?: (bytes: number) => void,
+  ): Promise<StoredFile> {
     const target = this.pathOf(area, id);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temp = path.join(path.dirname(target), `.${id}.${randomBytes(6).toString('hex')}.part`);
@@ -51,6 +58,12 @@ export class FileStore {
         size += chunk.length;
         if (size > maxBytes) {
           done(new FileTooLargeError(maxBytes));
+          return;
+        }
+        try {
+          claim?.(chunk.length);
+        } catch (error) {
+          done(error as Error);
           return;
         }
         hash.update(chunk);

@@ -702,6 +702,12 @@ const CATALOGUE = {
     'zh-CN': (p) => `${p.field}: 必须是以 / 开头的控制台路径或 http(s):// 地址`,
     'en-US': (p) => `${p.field}: must be a console path starting with / or an http(s):// address`,
   },
+  // Per-company storage quota (issue 14 item 9).
+  storageQuotaExceeded: {
+    'zh-CN': (p) => `file: 超出本公司的存储配额（已用 ${p.used}，上限 ${p.limit}），文件未保存`,
+    'en-US': (p) =>
+      `file: the company's storage quota is exceeded (${p.used} of ${p.limit} used); the file was not stored`,
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageKey = keyof typeof CATALOGUE;

@@ -1536,6 +1536,16 @@ const enUS: Messages = {
     failed: 'Single sign-on failed; try again or log in with a password',
     denied: 'The sign-in was cancelled at the identity provider',
   },
+  // Per-company storage quota: firmware page header, company list and form
+  storageQuota: {
+    usage: 'Storage: {{used}} of {{limit}}',
+    usageUnlimited: 'Storage: {{used}} (no limit)',
+    column: 'Storage used / quota',
+    field: 'Storage quota (MB)',
+    fieldHint: 'Empty: the deployment default (COMPANY_STORAGE_QUOTA); 0: no limit',
+    default: 'default',
+    unlimited: 'no limit',
+  },
 };
 
 export default enUS;

@@ -1507,6 +1507,16 @@ const zhCN = {
     failed: '单点登录失败，请重试或使用账号密码登录',
     denied: '已在身份提供方取消登录',
   },
+  // 公司存储配额：固件页标题、公司列表与表单
+  storageQuota: {
+    usage: '存储：已用 {{used}}，共 {{limit}}',
+    usageUnlimited: '存储：已用 {{used}}（不限）',
+    column: '存储 已用 / 配额',
+    field: '存储配额（MB）',
+    fieldHint: '留空：使用部署默认值（COMPANY_STORAGE_QUOTA）；0：不限',
+    default: '默认',
+    unlimited: '不限',
+  },
 } as const;
 
 type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

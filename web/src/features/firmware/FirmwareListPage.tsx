@@ -22,6 +22,7 @@ import {
   useDeleteFirmware,
   useFirmwareList,
   useFirmwareSettings,
+  useStorageUsage,
 } from './use-firmware';
 
 type FirmwareSearch = { series?: TDeviceSeries; version?: string };
@@ -54,6 +55,7 @@ export default function FirmwareListPage() {
   const list = useFirmwareList(params);
   const canSet = useHasAction('firmware:settings');
   const settings = useFirmwareSettings(canSet);
+  const storage = useStorageUsage();
   const remove = useDeleteFirmware();
   const canEdit = useHasAction('firmware:edit');
   const canDelete = useHasAction('firmware:delete');
@@ -218,7 +220,21 @@ export default function FirmwareListPage() {
     <>
       <ProTable<TFirmware, FirmwareSearch>
         rowKey="id"
-        headerTitle={t('firmware.title')}
+        headerTitle={
+          <Space size="middle" wrap>
+            {t('firmware.title')}
+            {storage.data && (
+              <Typography.Text type="secondary" data-testid="firmware-storage">
+                {storage.data.limit === null
+                  ? t('storageQuota.usageUnlimited', { used: formatBytes(storage.data.used) })
+                  : t('storageQuota.usage', {
+                      used: formatBytes(storage.data.used),
+                      limit: formatBytes(storage.data.limit),
+                    })}
+              </Typography.Text>
+            )}
+          </Space>
+        }
         columns={columns}
         dataSource={list.data?.records ?? []}
         loading={list.isFetching}

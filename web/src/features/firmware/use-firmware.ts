@@ -5,6 +5,7 @@ import type {
   TFirmwareQuery,
   TFirmwareSettings,
   TFirmwareUploadFields,
+  TStorageUsage,
 } from '@blrms/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, upload } from '../../api/client';
@@ -73,6 +74,14 @@ export function firmwareDownloadUrl(id: string): Promise<TFirmwareDownloadUrl> {
 }
 
 /** The size limit, which only platform administrators (`firmware:settings`) may read. */
+/** What the company stores and may store; refreshed with the list after uploads and deletes. */
+export function useStorageUsage() {
+  return useQuery({
+    queryKey: [...KEY, 'storage'],
+    queryFn: () => http.get<TStorageUsage>(`${FIRMWARE_BASE}/storage`),
+  });
+}
+
 export function useFirmwareSettings(enabled: boolean) {
   return useQuery({
     queryKey: [...KEY, 'settings'],

@@ -1,21 +1,26 @@
-import { ModalForm, ProFormText } from '@ant-design/pro-components';
+import { ModalForm, ProFormDigit, ProFormText } from '@ant-design/pro-components';
 import type { TCompany, TCompanyAdd } from '@blrms/contracts';
 import { PASSWORD_MIN_LENGTH } from '@blrms/contracts';
 import { Alert, Divider } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
+import { MEGABYTE } from '../../shared/file-size';
+
+/** What the form edits of a company: its name, and its storage quota in MB (null: the default). */
+export type CompanyEditValues = { name: string; storageQuota: number | null };
+type FormValues = TCompanyAdd & { storageQuotaMb?: number | null };
 
 type Props = {
   open: boolean;
   editing: TCompany | null;
   onClose: () => void;
   onAdd: (values: TCompanyAdd) => Promise<unknown>;
-  onRename: (name: string) => Promise<unknown>;
+  onEdit: (values: CompanyEditValues) => Promise<unknown>;
 };
 
-/** Adds a company together with its first administrator, or renames one. */
-export function CompanyFormModal({ open, editing, onClose, onAdd, onRename }: Props) {
+/** Adds a company together with its first administrator, or renames one and sets its quota. */
+export function CompanyFormModal({ open, editing, onClose, onAdd, onEdit }: Props) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const close = () => {
@@ -23,19 +28,33 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onRename }: Pr
     onClose();
   };
   return (
-    <ModalForm<TCompanyAdd>
+    <ModalForm<FormValues>
       name="company"
       key={editing?.id ?? 'new'}
       title={editing ? t('company.edit') : t('company.add')}
       open={open}
       width={480}
       modalProps={{ destroyOnHidden: true, onCancel: close }}
-      initialValues={editing ? { name: editing.name, code: editing.code } : undefined}
-      onFinish={async (values) => {
+      initialValues={
+        editing
+          ? {
+              name: editing.name,
+              code: editing.code,
+              storageQuotaMb:
+                editing.storageQuota === null ? null : editing.storageQuota / MEGABYTE,
+            }
+          : undefined
+      }
+      onFinish={async ({ storageQuotaMb, ...values }) => {
         setError(null);
         try {
-          if (editing) await onRename(values.name);
-          else await onAdd(values);
+          if (editing) {
+            const mb = storageQuotaMb ?? null;
+            await onEdit({
+              name: values.name,
+              storageQuota: mb === null ? null : Math.round(mb * MEGABYTE),
+            });
+          } else await onAdd(values);
           close();
           return true;
         } catch (e) {
@@ -69,6 +88,17 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onRename }: Pr
           { pattern: /^[a-z0-9-]{2,64}$/, message: t('company.codeRule') },
         ]}
       />
+      {editing && (
+        <ProFormDigit
+          name="storageQuotaMb"
+          label={t('storageQuota.field')}
+          tooltip={t('storageQuota.fieldHint')}
+          placeholder={t('storageQuota.default')}
+          min={0}
+          fieldProps={{ precision: 0 }}
+          data-testid="company-storage-quota"
+        />
+      )}
       {!editing && (
         <>
           <Divider orientation="left" plain>

@@ -13,6 +13,7 @@ import { CompanyFormModal } from './CompanyFormModal';
 import type { CompanyParams } from './use-companies';
 import { useCompanies, useCompanyMutations } from './use-companies';
 import { sortOf } from '../../shared/table-sort';
+import { formatBytes } from '../../shared/file-size';
 
 const DEFAULT_PARAMS: CompanyParams = {
   pageNo: 1,
@@ -76,6 +77,19 @@ export default function CompanyListPage() {
       hideInSearch: true,
       width: 100,
       align: 'right',
+    },
+    {
+      title: t('storageQuota.column'),
+      dataIndex: 'storageUsed',
+      hideInSearch: true,
+      render: (_, row) =>
+        `${formatBytes(row.storageUsed)} / ${
+          row.storageQuota === null
+            ? t('storageQuota.default')
+            : row.storageQuota === 0
+              ? t('storageQuota.unlimited')
+              : formatBytes(row.storageQuota)
+        }`,
     },
     {
       title: t('company.createTime'),
@@ -186,8 +200,8 @@ export default function CompanyListPage() {
             },
           })
         }
-        onRename={(name) =>
-          form.editing ? edit.mutateAsync({ id: form.editing.id, name }) : Promise.resolve()
+        onEdit={(values) =>
+          form.editing ? edit.mutateAsync({ id: form.editing.id, ...values }) : Promise.resolve()
         }
       />
       <CompanyAdminsDrawer company={adminsOf} onClose={() => setAdminsOf(null)} />
