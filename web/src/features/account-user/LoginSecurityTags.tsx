@@ -6,7 +6,11 @@ import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
 
 import { formatDateTime } from '../../shared/format';
 
-/** A lock tag whose tooltip says which addresses failed how often and until when; a 2FA tag. */
+/**
+ * A lock tag whose tooltip says which addresses failed how often and until when; a 2FA tag. Icons
+ * with their words in the tooltip, so the status column keeps its width and the user list still
+ * shows the department and company columns at 1440 px.
+ */
 export function LoginSecurityTags({ security }: { security: TLoginSecurity | undefined }) {
   const { t } = useTranslation(TWO_FACTOR_NS);
   if (!security) return null;
@@ -14,27 +18,40 @@ export function LoginSecurityTags({ security }: { security: TLoginSecurity | und
     <>
       {security.locked && (
         <Tooltip
-          title={security.sources.map((s) => (
-            <div key={s.ip}>
-              {s.lockedUntil
-                ? t('lockReason', {
-                    ip: s.ip,
-                    count: s.failCount,
-                    until: formatDateTime(s.lockedUntil),
-                  })
-                : t('failReason', { ip: s.ip, count: s.failCount })}
-            </div>
-          ))}
+          title={
+            <>
+              <div>{t('locked')}</div>
+              {security.sources.map((s) => (
+                <div key={s.ip}>
+                  {s.lockedUntil
+                    ? t('lockReason', {
+                        ip: s.ip,
+                        count: s.failCount,
+                        until: formatDateTime(s.lockedUntil),
+                      })
+                    : t('failReason', { ip: s.ip, count: s.failCount })}
+                </div>
+              ))}
+            </>
+          }
         >
-          <Tag color="warning" icon={<LockOutlined />} data-testid="user-login-locked">
-            {t('locked')}
-          </Tag>
+          <Tag
+            color="warning"
+            icon={<LockOutlined />}
+            aria-label={t('locked')}
+            data-testid="user-login-locked"
+          />
         </Tooltip>
       )}
       {security.twoFactorEnabled && (
-        <Tag color="blue" icon={<SafetyCertificateOutlined />} data-testid="user-two-factor">
-          {t('enabledTag')}
-        </Tag>
+        <Tooltip title={t('enabledTag')}>
+          <Tag
+            color="blue"
+            icon={<SafetyCertificateOutlined />}
+            aria-label={t('enabledTag')}
+            data-testid="user-two-factor"
+          />
+        </Tooltip>
       )}
     </>
   );

@@ -155,7 +155,7 @@ export default function UserListPage() {
     {
       title: t('userAdmin.status'),
       dataIndex: 'status',
-      width: 160,
+      width: 120,
       valueType: 'select',
       fieldProps: {
         options: [
