@@ -155,7 +155,7 @@ export default function UserListPage() {
     {
       title: t('userAdmin.status'),
       dataIndex: 'status',
-      width: 120,
+      width: 90,
       valueType: 'select',
       fieldProps: {
         options: [
