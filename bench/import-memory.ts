@@ -20,9 +20,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { IMPORT_FILE_MAX_BYTES, IMPORT_ROWS_MAX } from '@blrms/contracts';
 import ExcelJS from 'exceljs';
+import { zipBomb } from '../server/src/test/zip-bomb.js';
 import { startServer, type RunningServer } from '../web/e2e/support/server.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? IMPORT_ROWS_MAX);
@@ -106,54 +106,6 @@ async function atUploadLimit(
     if (content.length <= IMPORT_FILE_MAX_BYTES || remark === 0) return content;
     remark = Math.floor(remark * 0.9);
   }
-}
-
-/** A zip whose one sheet inflates to `bytes` of XML: what an attacker would upload. */
-async function zipBomb(bytes: number): Promise<Buffer> {
-  const row = Buffer.from('<row><c t="inlineStr"><is><t>boom</t></is></c></row>'.repeat(20_000));
-  const deflate = createDeflateRaw({ level: 9 });
-  const chunks: Buffer[] = [];
-  deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => deflate.on('end', resolve));
-  for (let written = 0; written < bytes; written += row.length) {
-    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
-  }
-  deflate.end();
-  await done;
-  const entries = [
-    { name: '[Content_Types].xml', data: deflateRawSync(Buffer.from('<Types/>')), size: 8 },
-    { name: 'xl/worksheets/sheet1.xml', data: Buffer.concat(chunks), size: bytes },
-  ];
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, data, size } of entries) {
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(size, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    parts.push(local, fileName, data);
-    central.push(entry, fileName);
-    offset += 30 + fileName.length + data.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, directory, end]);
 }
 
 /** Resident memory of the process in MB, or null once it has exited. */

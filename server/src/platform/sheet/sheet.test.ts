@@ -1,10 +1,8 @@
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, fieldText, type TestContext } from '../../test/app.js';
 import { client, importForm, type Client } from '../../test/devices.js';
+import { zipBomb } from '../../test/zip-bomb.js';
 import { xlsxBuffer } from './sheet-writer.js';
 
 /**
@@ -26,65 +24,6 @@ async function xlsxText(content: Buffer): Promise<string[][]> {
     rows.push(cells);
   });
   return rows;
-}
-
-/** A zip of the given entries, each deflated, its sizes as declared (which may lie). */
-function zipOf(entries: { name: string; data: Buffer; size: number }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const { name, data, size } of entries) {
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, data);
-    centrals.push(central, fileName);
-    offset += local.length + fileName.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-/** `bytes` of sheet XML (one row repeated), deflated as it is produced: a few hundred KB. */
-async function bombSheet(bytes: number): Promise<Buffer> {
-  const row = Buffer.from('<row><c t="inlineStr"><is><t>boom</t></is></c></row>'.repeat(20_000));
-  const chunks: Buffer[] = [];
-  const deflate = createDeflateRaw({ level: 9 });
-  const done = pipeline(
-    deflate,
-    new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        chunks.push(chunk);
-        callback();
-      },
-    }),
-  );
-  for (let written = 0; written < bytes; written += row.length) {
-    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
-  }
-  deflate.end();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 describe('one spreadsheet module for every import and export', () => {
@@ -308,17 +247,6 @@ describe('one spreadsheet module for every import and export', () => {
         .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
     });
-
-    /** A real XLSX with its sheet replaced by `bytes` of XML, the sizes declared honestly or not. */
-    async function zipBomb(bytes: number, declared: number): Promise<Buffer> {
-      const types = Buffer.from(
-        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-      );
-      return zipOf([
-        { name: '[Content_Types].xml', data: deflateRawSync(types), size: types.length },
-        { name: 'xl/worksheets/sheet1.xml', data: await bombSheet(bytes), size: declared },
-      ]);
-    }
 
     it.each([
       ['declares its size', 300 * 1024 * 1024],
