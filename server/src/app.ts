@@ -214,9 +214,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       typeof logger === 'object'
         ? { ...logger, hooks: { ...logger.hooks, logMethod: outage.hook() } }
         : logger,
-    // Client IPs (rate limits, logs) come from the socket: trusting X-Forwarded-For without a
-    // known proxy in front would let anyone choose their IP and escape the login rate limit.
-    trustProxy: false,
+    // Client IPs (login lockout, rate limits, logs) come from the socket, or from X-Forwarded-For
+    // only when the socket is a configured proxy: trusting the header from anyone would let a
+    // client choose its address, escape its own lockout and lock someone else's out.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -49,7 +49,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ COMPANY_STORAGE_QUOTA: '0' }).companyStorageQuota).toBe(0);
   });
 
+  it('reads trusted proxies as addresses and CIDR ranges; none by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.5, 10.0.0.0/8,fd00::/8 ,::1' }).trustedProxies,
+    ).toEqual(['10.0.0.5', '10.0.0.0/8', 'fd00::/8', '::1']);
+  });
+
   it.each([
+    ['TRUSTED_PROXIES', 'lb.example.com'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '10.0.0.1/8/8'],
+    ['TRUSTED_PROXIES', ','],
     ['COMPANY_STORAGE_QUOTA', 'lots'],
     ['COMPANY_STORAGE_QUOTA', '-1GiB'],
     ['COMPANY_STORAGE_QUOTA', '2 parsecs'],

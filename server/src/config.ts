@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -37,6 +38,30 @@ const byteSize = z.string().transform((raw, ctx) => {
     return z.NEVER;
   }
   return Math.floor(Number(match[1]) * unit);
+});
+
+const PROXIES_RULE =
+  'must be a comma-separated list of IP addresses or CIDR ranges (10.0.0.5, 10.0.0.0/8, fd00::/8)';
+
+/** `10.0.0.5, 10.0.0.0/8, fd00::/8`: the addresses whose X-Forwarded-For the server believes. */
+const proxyList = z.string().transform((raw, ctx) => {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const valid = entries.every((entry) => {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    const bits = Number(prefix);
+    return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+  });
+  if (entries.length === 0 || !valid) {
+    ctx.addIssue({ code: 'custom', message: PROXIES_RULE });
+    return z.NEVER;
+  }
+  return entries;
 });
 
 const ZEnv = z.object({
@@ -85,6 +110,7 @@ const ZEnv = z.object({
       .min(0, 'must be a number of seconds'),
   ).default(0),
   COMPANY_STORAGE_QUOTA: optional(byteSize).default(2 * 2 ** 30),
+  TRUSTED_PROXIES: optional(proxyList).default([]),
 });
 
 export interface Config {
@@ -108,6 +134,11 @@ export interface Config {
   hstsMaxAge: number;
   /** Bytes of files (firmware) one company may store unless its own quota says otherwise; 0: unlimited. */
   companyStorageQuota: number;
+  /**
+   * Proxies (load balancers) in front of the server: a request from one of them is counted under
+   * the client address it forwards in X-Forwarded-For. Empty: the socket address, always.
+   */
+  trustedProxies: string[];
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -210,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     hstsMaxAge: e.HSTS_MAX_AGE,
     companyStorageQuota: e.COMPANY_STORAGE_QUOTA,
+    trustedProxies: e.TRUSTED_PROXIES,
     webDist: DEFAULT_WEB_DIST,
   };
 }

@@ -170,3 +170,52 @@ describe('login lockout by username and source address', () => {
     expect(bad.json().errors).toEqual([{ field: 'id', message: 'must be a 32-character id' }]);
   });
 });
+
+describe('login lockout behind a load balancer', () => {
+  const PROXY = '10.1.2.3';
+  let t: TestContext;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { TRUSTED_PROXIES: `${PROXY}, 10.9.0.0/16` },
+      app: { loginDelay: async () => undefined },
+    });
+    await t.createUser({ username: 'proxied1', password: PASSWORD });
+  });
+  afterAll(() => t.close());
+
+  const loginVia = async (socket: string, forwardedFor: string | null, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/sys/login',
+      remoteAddress: socket,
+      headers: forwardedFor === null ? {} : { 'x-forwarded-for': forwardedFor },
+      payload: {
+        username: 'proxied1',
+        password,
+        captcha: CAPTCHA_CODE,
+        checkKey: await t.captcha(),
+      },
+    });
+
+  it('counts failures under the client the trusted proxy names, so the owner gets in', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await loginVia(PROXY, ATTACKER, 'wrong-password')).statusCode).toBe(400);
+    }
+    expect((await loginVia(PROXY, ATTACKER, PASSWORD)).statusCode).toBe(429);
+    // The owner comes through the same balancer, and through another one of the pool.
+    expect((await loginVia(PROXY, OWNER, PASSWORD)).statusCode).toBe(200);
+    expect((await loginVia('10.9.4.4', OWNER, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For from an address that is not a trusted proxy', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await loginVia(STRANGER, `198.51.100.${i}`, 'wrong-password')).statusCode).toBe(400);
+    }
+    // A fresh forged address does not get the locked client out of its lock.
+    expect((await loginVia(STRANGER, '198.51.100.99', PASSWORD)).statusCode).toBe(429);
+    // Nor can a forged address lock out a client the proxy forwards.
+    expect((await loginVia(PROXY, STRANGER, PASSWORD)).statusCode).toBe(429);
+    expect((await loginVia(PROXY, '198.51.100.3', PASSWORD)).statusCode).toBe(200);
+  });
+});
