@@ -65,9 +65,16 @@ async function menuLabels(page: Page): Promise<string[]> {
 describe('language', () => {
   it('switches the login page to English and keeps it after a reload', async () => {
     const page = harness.track(await newConsolePage(harness.browser, harness.server.url));
+    // A visitor downloads the catalog of the language they read, the other one on a switch.
+    const catalogs: string[] = [];
+    page.on('request', (request) => {
+      const name = /\/assets\/(zh-CN|en-US)-[\w-]+\.js$/.exec(request.url())?.[1];
+      if (name) catalogs.push(name);
+    });
     await page.goto('/user/login');
     await seen(page.getByText('物联网设备远程管理平台'));
     await seen(page.getByRole('tab', { name: '账号密码登录' }));
+    expect(catalogs).toEqual(['zh-CN']);
 
     await switchLanguage(page, page.getByTestId('login-page'), 'English');
     await seen(toast(page, 'switch language success'));
@@ -82,9 +89,12 @@ describe('language', () => {
     await loginForm(page).submit.click();
     await seen(page.getByText('Please enter your username'));
 
+    expect(catalogs).toEqual(['zh-CN', 'en-US']);
+
     await page.reload();
     await seen(page.getByRole('button', { name: 'Log in' }));
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    expect(catalogs).toEqual(['zh-CN', 'en-US', 'en-US']);
 
     await switchLanguage(page, page.getByTestId('login-page'), '中文');
     await seen(toast(page, '中文切换成功'));

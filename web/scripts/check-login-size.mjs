@@ -1,5 +1,6 @@
 // Sums the gzip size of the JavaScript a browser loads for /user/login (the entry, the login
-// page chunk and their static imports) from the Vite manifest, and fails above the budget.
+// page chunk and their static imports, and a language catalog) from the Vite manifest, and fails
+// above the budget.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
@@ -16,9 +17,17 @@ const visit = (key) => {
 };
 visit('index.html');
 visit('src/features/auth/LoginPage.tsx');
+// Each visitor also loads one language catalog before the first render: count the larger one.
+const catalogs = ['src/app/i18n/zh-CN.ts', 'src/app/i18n/en-US.ts'].map((key) => {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`no chunk for ${key}: the catalogs are meant to load on their own`);
+  return chunk.file;
+});
+const gzipKb = (file) => gzipSync(readFileSync(new URL(file, dist))).length / 1024;
+const catalog = catalogs.reduce((a, b) => (gzipKb(a) >= gzipKb(b) ? a : b));
+files.add(catalog);
 
-const kb =
-  [...files].reduce((sum, f) => sum + gzipSync(readFileSync(new URL(f, dist))).length, 0) / 1024;
+const kb = [...files].reduce((sum, f) => sum + gzipKb(f), 0);
 console.log(
   `login route initial JS: ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB), ${files.size} files`,
 );

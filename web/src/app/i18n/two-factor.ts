@@ -1,12 +1,11 @@
 import i18n from 'i18next';
-// The bundles are added to the initialised instance.
-import './index';
 
 /*
  * Texts of two-factor login and of the login lockout (issue 14, helper authflow), in a namespace
  * of their own that the screens needing them add when they load (the login page's second step,
  * the user menu, the user list): the login route's initial JavaScript has a 350 KB budget, and
- * only users with two-factor login ever see these.
+ * only users with two-factor login ever see these. Those screens are lazy chunks, loaded after
+ * main.tsx has initialised i18next.
  */
 
 export const TWO_FACTOR_NS = 'twoFactor';
