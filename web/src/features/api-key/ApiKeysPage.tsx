@@ -52,6 +52,7 @@ function KeyTable({ scope }: { scope: 'own' | 'all' }) {
     {
       title: t('apiKey.permissions'),
       dataIndex: 'permissions',
+      width: 260,
       render: (codes: string[]) => (
         <Tooltip title={codes.join(', ')}>
           <Space size={[0, 4]} wrap>
@@ -121,7 +122,8 @@ function KeyTable({ scope }: { scope: 'own' | 'all' }) {
       dataSource={list.data ?? []}
       loading={list.isFetching}
       pagination={false}
-      scroll={{ x: 1100 }}
+      // Every column has its width: one without would be squeezed to a letter a line on a phone.
+      scroll={{ x: columns.reduce((sum, column) => sum + Number(column.width ?? 0), 0) }}
       data-testid={`api-key-table-${scope}`}
     />
   );

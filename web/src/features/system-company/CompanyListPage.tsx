@@ -53,6 +53,7 @@ export default function CompanyListPage() {
       key: 'name',
       sorter: true,
       hideInSearch: true,
+      width: 200,
       render: (_, row) => (
         <Space size={4}>
           {row.name}
@@ -60,7 +61,14 @@ export default function CompanyListPage() {
         </Space>
       ),
     },
-    { title: t('company.code'), dataIndex: 'code', key: 'code', sorter: true, hideInSearch: true },
+    {
+      title: t('company.code'),
+      dataIndex: 'code',
+      key: 'code',
+      sorter: true,
+      hideInSearch: true,
+      width: 140,
+    },
     {
       title: t('company.status'),
       dataIndex: 'status',
@@ -82,6 +90,7 @@ export default function CompanyListPage() {
       title: t('storageQuota.column'),
       dataIndex: 'storageUsed',
       hideInSearch: true,
+      width: 200,
       render: (_, row) =>
         `${formatBytes(row.storageUsed)} / ${
           row.storageQuota === null
@@ -157,7 +166,7 @@ export default function CompanyListPage() {
         }
         onReset={() => setParams(DEFAULT_PARAMS)}
         options={{ reload: () => void companies.refetch(), density: true, setting: true }}
-        scroll={{ x: 900 }}
+        scroll={{ x: 1150 }}
         toolBarRender={() => [
           canAdd && (
             <Button
