@@ -128,6 +128,7 @@ import { OutageLog } from './platform/db/unavailable.js';
 import { AppError } from './platform/http/app-error.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { languageOf } from './platform/http/i18n.js';
+import { clientSource } from './platform/http/client-source.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { SocketHub } from './platform/ws/socket-hub.js';
 
@@ -435,6 +436,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(fastifyRateLimit, {
     global: false,
+    // An IPv6 client counts by its /64: it could take a fresh address for every request.
+    keyGenerator: (request) => clientSource(request.ip),
     errorResponseBuilder: () => new AppError('tooManyRequests', 429),
   });
   await app.register(fastifySwagger, {

@@ -1,6 +1,8 @@
 import type { Db } from '../../platform/db/database.js';
 import type { SysLoginChallengeTable, SysLoginFailureTable } from '../../platform/db/schema.js';
 
+const SESSION_ADDRESSES_MAX = 200;
+
 export class AuthRepository {
   constructor(private readonly db: Db) {}
 
@@ -62,16 +64,17 @@ export class AuthRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** Whether the user has had a session from this address: their usual place, not a stranger. */
-  async hasSessionFrom(userId: string, ip: string): Promise<boolean> {
-    const row = await this.db
+  /** Addresses the user's sessions came from (up to a bound: a user has a handful of places). */
+  async sessionAddresses(userId: string): Promise<string[]> {
+    const rows = await this.db
       .selectFrom('sys_session')
-      .select('id')
+      .select('ip')
+      .distinct()
       .where('user_id', '=', userId)
-      .where('ip', '=', ip)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .where('ip', 'is not', null)
+      .limit(SESSION_ADDRESSES_MAX)
+      .execute();
+    return rows.flatMap((row) => (row.ip === null ? [] : [row.ip]));
   }
 
   async saveChallenge(row: SysLoginChallengeTable, now: number): Promise<void> {

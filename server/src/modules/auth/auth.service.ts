@@ -15,6 +15,7 @@ import type { SessionService } from '../../platform/auth/sessions.js';
 import { newSessionToken, sha256 } from '../../platform/auth/tokens.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SysLoginFailureTable } from '../../platform/db/schema.js';
+import { clientSource } from '../../platform/http/client-source.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { LogService } from '../log/log.service.js';
 import type { TwoFactorService } from '../two-factor/two-factor.service.js';
@@ -86,20 +87,21 @@ export class AuthService {
     }
 
     const lockKey = input.username.toLowerCase();
+    const source = clientSource(context.ip);
     const user = await this.users.findForLogin(input.username);
-    await this.throttle(lockKey, context.ip, user?.id);
+    await this.throttle(lockKey, source, user?.id);
 
     const valid = user
       ? await this.hasher.verify(user.password_hash, input.password)
       : await this.hasher.verifyNobody(input.password);
     if (!user || !valid) {
-      await this.recordFailure(lockKey, context.ip);
+      await this.recordFailure(lockKey, source);
       throw new AppError('loginFailed', 400);
     }
     if (user.status !== 1) throw new AppError('userFrozen', 403);
 
     const step = await this.afterFirstFactor(user, context);
-    if (!('twoFactor' in step)) await this.repository.clearLoginFailures(lockKey, context.ip);
+    if (!('twoFactor' in step)) await this.repository.clearLoginFailures(lockKey, source);
     return step;
   }
 
@@ -127,7 +129,8 @@ export class AuthService {
   ): Promise<TTwoFactorLoginResult> {
     const { challenge, user } = await this.liveChallenge(input.challenge);
     const lockKey = user.username.toLowerCase();
-    await this.throttle(lockKey, context.ip, user.id);
+    const source = clientSource(context.ip);
+    await this.throttle(lockKey, source, user.id);
 
     let recoveryCodes: string[] | null = null;
     let valid: boolean;
@@ -140,7 +143,7 @@ export class AuthService {
       valid = recoveryCodes !== null;
     }
     if (!valid) {
-      await this.recordFailure(lockKey, context.ip);
+      await this.recordFailure(lockKey, source);
       const attempts = await this.repository.countChallengeAttempt(challenge.token_hash);
       if (attempts >= MAX_CHALLENGE_ATTEMPTS) {
         await this.repository.takeChallenge(challenge.token_hash);
@@ -150,7 +153,7 @@ export class AuthService {
     if (!(await this.repository.takeChallenge(challenge.token_hash))) {
       throw new AppError('twoFactorChallengeInvalid', 400);
     }
-    await this.repository.clearLoginFailures(lockKey, context.ip);
+    await this.repository.clearLoginFailures(lockKey, source);
     const result = await this.startSession(user, context);
     return recoveryCodes ? { ...result, recoveryCodes } : result;
   }
@@ -247,35 +250,48 @@ export class AuthService {
    * strangers hammer the account. The delay is served before the password is checked, so the
    * answer's timing says nothing about it.
    */
-  private async throttle(lockKey: string, ip: string, userId: string | undefined): Promise<void> {
+  /** `source`: the client's address as `clientSource` counts it (an IPv6 client by its /64). */
+  private async throttle(
+    lockKey: string,
+    source: string,
+    userId: string | undefined,
+  ): Promise<void> {
     const now = this.clock();
     const rows = (await this.repository.loginFailures([lockKey])).filter((r) => live(r, now));
-    const own = rows.find((r) => r.ip === ip);
+    const own = rows.find((r) => r.ip === source);
     if (own?.locked_until) {
       throw new AppError('loginLocked', 429, {
         minutes: Math.ceil((own.locked_until - now) / 60_000),
       });
     }
     const elsewhere = rows
-      .filter((r) => r.ip !== ip)
+      .filter((r) => r.ip !== source)
       .reduce((sum, r) => sum + (r.locked_until ? MAX_LOGIN_FAILURES : r.fail_count), 0);
     if (elsewhere < MAX_LOGIN_FAILURES) return;
-    if (userId && (await this.repository.hasSessionFrom(userId, ip))) return;
+    if (userId && (await this.hasSessionFrom(userId, source))) return;
     await this.delay(
       Math.min(SLOWDOWN_MAX_MS, SLOWDOWN_STEP_MS * (elsewhere - MAX_LOGIN_FAILURES + 1)),
     );
   }
 
+  /** Whether the user has had a session from this source: their usual place, not a stranger. */
+  private async hasSessionFrom(userId: string, source: string): Promise<boolean> {
+    const addresses = await this.repository.sessionAddresses(userId);
+    return addresses.some((ip) => clientSource(ip) === source);
+  }
+
   /** Failures older than the lock period no longer count, and a served lock starts a new window. */
-  private async recordFailure(lockKey: string, ip: string): Promise<void> {
+  private async recordFailure(lockKey: string, source: string): Promise<void> {
     const now = this.clock();
-    const [previous] = (await this.repository.loginFailures([lockKey])).filter((r) => r.ip === ip);
+    const [previous] = (await this.repository.loginFailures([lockKey])).filter(
+      (r) => r.ip === source,
+    );
     const recent = previous && !previous.locked_until && now - previous.update_time < LOCK_MS;
     const count = recent ? previous.fail_count + 1 : 1;
     const locked = count >= MAX_LOGIN_FAILURES;
     await this.repository.saveLoginFailure({
       username: lockKey,
-      ip,
+      ip: source,
       fail_count: locked ? MAX_LOGIN_FAILURES : count,
       locked_until: locked ? now + LOCK_MS : null,
       update_time: now,

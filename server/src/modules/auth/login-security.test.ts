@@ -171,6 +171,50 @@ describe('login lockout by username and source address', () => {
   });
 });
 
+describe('login lockout of IPv6 clients', () => {
+  let t: TestContext;
+  const delays: number[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      app: {
+        loginDelay: async (ms) => {
+          delays.push(ms);
+        },
+      },
+    });
+    await t.createUser({ username: 'v6owner', password: PASSWORD });
+  });
+  afterAll(() => t.close());
+
+  const loginFrom = async (ip: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/sys/login',
+      remoteAddress: ip,
+      payload: {
+        username: 'v6owner',
+        password,
+        captcha: CAPTCHA_CODE,
+        checkKey: await t.captcha(),
+      },
+    });
+
+  it('locks the /64 of an attacker who takes a fresh address for every try', async () => {
+    // The owner's phone has logged in before from an address of its own network.
+    expect((await loginFrom('2001:db8:aaaa:1::10', PASSWORD)).statusCode).toBe(200);
+    for (let i = 1; i <= 5; i++) {
+      expect((await loginFrom(`2001:db8:bad:1::${i}`, 'wrong-password')).statusCode).toBe(400);
+    }
+    expect((await loginFrom('2001:db8:bad:1:ffff::77', PASSWORD)).statusCode).toBe(429);
+
+    // The phone took a new privacy address since: still its usual place, not slowed.
+    delays.length = 0;
+    expect((await loginFrom('2001:db8:aaaa:1:9f3e:12::5', PASSWORD)).statusCode).toBe(200);
+    expect(delays).toEqual([]);
+  });
+});
+
 describe('login lockout behind a load balancer', () => {
   const PROXY = '10.1.2.3';
   let t: TestContext;
