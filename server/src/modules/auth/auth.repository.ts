@@ -64,14 +64,18 @@ export class AuthRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** Addresses the user's sessions came from (up to a bound: a user has a handful of places). */
+  /**
+   * Addresses the user's sessions came from, the most recently used first; past the bound the
+   * oldest places are left out (a user has a handful of places, a long-lived mobile one more).
+   */
   async sessionAddresses(userId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('sys_session')
       .select('ip')
-      .distinct()
       .where('user_id', '=', userId)
       .where('ip', 'is not', null)
+      .groupBy('ip')
+      .orderBy((eb) => eb.fn.max('create_time'), 'desc')
       .limit(SESSION_ADDRESSES_MAX)
       .execute();
     return rows.flatMap((row) => (row.ip === null ? [] : [row.ip]));

@@ -248,9 +248,9 @@ export class AuthService {
    * is only slowed down once the username collected that many failures elsewhere, and not at all
    * from an address the user has had a session from: the owner's usual place keeps working while
    * strangers hammer the account. The delay is served before the password is checked, so the
-   * answer's timing says nothing about it.
+   * answer's timing says nothing about it. `source` is the address as `clientSource` counts it
+   * (an IPv6 client by its /64).
    */
-  /** `source`: the client's address as `clientSource` counts it (an IPv6 client by its /64). */
   private async throttle(
     lockKey: string,
     source: string,
