@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { boundaries } from './eslint-rules/boundaries.js';
+import { tenancy } from './eslint-rules/tenant-scoped.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
@@ -15,6 +17,11 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // `interface MessageCatalogue extends DeviceMessages {}` is how a module adds its messages.
+      '@typescript-eslint/no-empty-object-type': [
+        'error',
+        { allowInterfaces: 'with-single-extends' },
+      ],
     },
   },
   {
@@ -24,6 +31,26 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^(?!zod$|\\.)', message: 'contracts depend on zod only' }] },
+      ],
+    },
+  },
+  {
+    // Type-aware rules where promises and unions carry the logic: a promise nobody awaits loses its
+    // error, a promise passed where a callback returning nothing is expected is never awaited, and
+    // a switch over a union must handle every member.
+    files: ['server/src/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        project: ['server/tsconfig.test.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
       ],
     },
   },
@@ -60,18 +87,130 @@ export default tseslint.config(
     },
   },
   {
+    files: ['server/src/modules/**/*'],
+    plugins: { boundaries },
+    rules: { 'boundaries/module-file-kinds': 'error' },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, boundaries },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
+      'boundaries/feature-isolation': [
         'error',
         {
-          patterns: [
+          allow: [
+            { from: 'device', to: 'device-config', why: 'device pages show its configuration' },
+            { from: 'device', to: 'device-command', why: 'the device page shows its commands' },
             {
-              regex: '^\\.\\./\\.\\./features/',
-              message: 'a feature never imports another feature',
+              from: 'device-config',
+              to: 'campaign',
+              why: 'a bulk configuration change is rolled out as a campaign',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tenant isolation (docs/architecture.md): a query on a company-owned table starts from the
+    // company-scoped handle, `scoped(db, companyId)`. The repositories and methods below cross
+    // companies on purpose; each says why.
+    files: ['server/src/**/*.repository.ts'],
+    plugins: { tenancy },
+    rules: {
+      'tenancy/scoped-queries': [
+        'error',
+        {
+          schema: 'server/src/platform/db/schema.ts',
+          // A subquery on the expression builder is correlated to the rows of its outer query.
+          ignoreReceivers: ['eb'],
+          allow: [
+            {
+              class: 'SessionRepository',
+              reason: 'a session is found by its token before any company is known',
+            },
+            {
+              class: 'AuthRepository',
+              reason: 'sign-in finds the user before any company is chosen',
+            },
+            { class: 'TwoFactorRepository', reason: 'the second factor is checked at sign-in' },
+            {
+              class: 'CompanyRepository',
+              reason: 'platform administration of the companies themselves',
+            },
+            {
+              class: 'UserRepository',
+              reason:
+                'accounts are global: login fields are unique across companies, a user is a member of several, and platform administrators manage every company',
+            },
+            {
+              class: 'ApiKeyRepository',
+              reason:
+                'a key is found by its id at authentication; a user lists their keys of every company',
+            },
+            {
+              file: 'server/src/modules/device-gateway/gateway.repository.ts',
+              reason: 'the MQTT gateway serves the devices of every company',
+            },
+            {
+              class: 'DeviceDataRepository',
+              reason:
+                'telemetry arrives through the gateway for every company; retention is platform-wide',
+            },
+            {
+              class: 'CampaignRepository',
+              reason: "the campaign engine's background work moves the devices of every company",
+            },
+            {
+              class: 'DepartRepository',
+              methods: ['topLevelCodes', 'companyUsers'],
+              reason:
+                "org codes are unique across companies; a company's users include its members from other companies",
+            },
+            {
+              class: 'AnnouncementRepository',
+              methods: ['publish'],
+              reason:
+                "recipients are inserted from a select of the company's members, stamped with its id",
+            },
+            {
+              class: 'LogRepository',
+              methods: ['insert', 'lastLoginsOf'],
+              reason:
+                'sign-ins and platform actions are logged with no company or across companies',
+            },
+            {
+              class: 'DeviceLogRepository',
+              methods: ['insert', 'setState'],
+              reason:
+                "auto-registration logs devices of several companies in one batch; states follow the server's own writes by id",
+            },
+            {
+              class: 'TokenRepository',
+              methods: ['codeExists'],
+              reason: 'token codes are unique across companies',
+            },
+            {
+              class: 'FirmwareRepository',
+              methods: ['findForDownload'],
+              reason: 'downloads are authorised by their signed URL, not by a session',
+            },
+            {
+              class: 'DeviceCommandRepository',
+              methods: ['expired', 'waitingFor'],
+              reason: 'the timeout sweep and online devices span every company',
+            },
+            {
+              class: 'DeviceConfigRepository',
+              methods: ['unanswered', 'pendingAmong'],
+              reason: 'the deadline sweep and online devices span every company',
+            },
+            {
+              class: 'ConnectionRepository',
+              methods: ['deleteEndedBefore'],
+              reason: 'connection retention is platform-wide',
             },
           ],
         },

@@ -1,4 +1,4 @@
-// `npm start` builds what changed: the server and contracts through TypeScript's incremental build
+// `npm start` and `npm test` build what changed: the server and contracts through TypeScript's incremental build
 // (about a second when nothing changed), the console only when one of its inputs is newer than
 // the last console build, because a Vite build takes most of a minute.
 import { execFileSync } from 'node:child_process';

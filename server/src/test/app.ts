@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp, type App, type AppOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { OPERATOR_ROLE_ID, PLATFORM_COMPANY_ID, departId } from '../db/seed/seed.js';
 import { MemoryBus } from '../platform/bus/memory-bus.js';
 import { PasswordHasher } from '../platform/auth/passwords.js';
-import { createDatabase, type Db } from '../platform/db/database.js';
+import type { Db } from '../platform/db/database.js';
 import { newId } from '../platform/db/ids.js';
+import { freshDatabase } from './database.js';
 
 /**
  * Builds the real app on a fresh database: a temporary SQLite file, or, when DATABASE_URL is set,
@@ -54,33 +54,6 @@ export interface TestContext {
     status?: number;
   }): Promise<string>;
   close(): Promise<void>;
-}
-
-async function freshDatabase() {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blrms-test-'));
-    return {
-      handle: createDatabase({ dialect: 'sqlite', file: path.join(dir, 'blrms.db') }),
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `blrms_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const testUrl = new URL(url);
-  testUrl.pathname = `/${name}`;
-  return {
-    handle: createDatabase({ dialect: 'postgres', url: testUrl.toString() }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 export async function createTestApp(

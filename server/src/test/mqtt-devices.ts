@@ -13,7 +13,7 @@ import type {
   DeviceOnlineStatus,
   DeviceRef,
   UplinkSink,
-} from '../modules/device-gateway/uplink-sink.js';
+} from '../modules/device-gateway/uplink-sink.service.js';
 import type { Client } from './devices.js';
 
 /** What the gateway handed to the device-data module, for assertions. */

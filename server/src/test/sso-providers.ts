@@ -65,7 +65,11 @@ export async function startOidcProvider(
       claims: () => ({ sub: id, preferred_username: id, name: id }),
     }),
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  // The provider answers its errors itself; a rejection here would only repeat one it has sent.
+  server.on('request', (request, response) => {
+    void handle(request, response);
+  });
   return { url, stop: stopper(server) };
 }
 

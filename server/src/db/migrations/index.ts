@@ -18,6 +18,7 @@ import * as apiKeys from './20261126030100-api-keys.js';
 import * as systemMessageCodes from './20261126060100-system-message-codes.js';
 import * as sso from './20261126020100-sso.js';
 import * as storageQuota from './20261126070100-storage-quota.js';
+import * as scheduledJobs from './20261127010100-scheduled-jobs.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261126060100-system-message-codes': systemMessageCodes,
   '20261126020100-sso': sso,
   '20261126070100-storage-quota': storageQuota,
+  '20261127010100-scheduled-jobs': scheduledJobs,
 };

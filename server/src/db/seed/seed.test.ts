@@ -79,6 +79,7 @@ describe('seed on an existing database', () => {
       hasher: new PasswordHasher(TEST_HASH_COST),
       clock: () => 1,
       announce: () => {},
+      menu: t.app.menuRows,
     });
     const granted = await grantedTo(customerAdminRole);
     expect(granted).toContain(permissionId('device-log'));

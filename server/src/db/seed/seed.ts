@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { stableId } from '../../platform/db/ids.js';
 import { DICTIONARIES } from './dictionaries.js';
-import { MENU, OPERATOR_MENU, isPlatformOnly, type SeedPermission } from './menu.js';
+import { MENU_GROUPS, OPERATOR_MENU, isPlatformOnly, type SeedPermission } from './menu.js';
 
 export const PLATFORM_COMPANY_ID = stableId('company', 'platform');
 export const ADMIN_ROLE_ID = stableId('role', 'platform:admin');
@@ -42,6 +42,8 @@ export interface SeedOptions {
   clock: Clock;
   /** Shows the generated admin password to the operator, once. */
   announce: (line: string) => void;
+  /** The modules' menu rows, written after the groups (`MENU_GROUPS`) they hang from. */
+  menu: readonly SeedPermission[];
 }
 
 /**
@@ -87,7 +89,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
   const existingPermissions = new Set(
     (await db.selectFrom('sys_permission').select('id').execute()).map((p) => p.id),
   );
-  for (const p of MENU) {
+  const menu = [...MENU_GROUPS, ...options.menu];
+  for (const p of menu) {
     const { key, parent, ...row } = p;
     await db
       .insertInto('sys_permission')
@@ -158,7 +161,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
 
   await grantNewRowsToCompanyAdmins(
     db,
-    MENU.filter((p) => !existingPermissions.has(permissionId(p.key)) && !isPlatformOnly(p.perms)),
+    menu.filter((p) => !existingPermissions.has(permissionId(p.key)) && !isPlatformOnly(p.perms)),
   );
   await seedAdmin(db, options, now);
   await seedDictionaries(db, now);

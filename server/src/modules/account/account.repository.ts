@@ -2,7 +2,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { SysVerifyCodeTable } from '../../platform/db/schema.js';
 import { readSetting, writeSetting } from '../../platform/db/settings.js';
 
-/** Accounts are global (usernames, phones and emails are unique across companies). */
+/** Verification codes and the SMS settings of the account flows; users are `UserService`'s. */
 export class AccountRepository {
   constructor(private readonly db: Db) {}
 
@@ -63,33 +63,6 @@ export class AccountRepository {
 
   async sweepCodes(before: number): Promise<void> {
     await this.db.deleteFrom('sys_verify_code').where('expire_time', '<', before).execute();
-  }
-
-  findUserBy(field: 'username' | 'phone' | 'email', value: string) {
-    return this.db
-      .selectFrom('sys_user')
-      .selectAll()
-      .where(field, '=', value)
-      .where('del_flag', '=', 0)
-      .executeTakeFirst();
-  }
-
-  /** Whether the value is used by any user, deleted ones included (the column is unique). */
-  async isTaken(field: 'username' | 'phone' | 'email', value: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('sys_user')
-      .select('id')
-      .where(field, '=', value)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  async setPasswordHash(userId: string, passwordHash: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('sys_user')
-      .set({ password_hash: passwordHash, update_time: now })
-      .where('id', '=', userId)
-      .execute();
   }
 
   readSetting(key: string): Promise<string | undefined> {

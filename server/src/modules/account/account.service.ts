@@ -11,15 +11,14 @@ import type {
 } from '@blrms/contracts';
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
-import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message } from '../../platform/http/messages.js';
 import type { Mailer } from '../../platform/mail/mail.js';
 import type { AuthService, LoginContext } from '../auth/auth.service.js';
 import type { CompanyService } from '../company/company.service.js';
-import { weakPasswordReason } from '../user/password-policy.js';
-import type { AccountRepository } from './account.repository.js';
+import { weakPasswordReason } from '../user/password-policy.rules.js';
+import type { UserService } from '../user/user.service.js';
 import type { SmsSettingsService } from './sms-settings.service.js';
 import {
   CODE_LIFETIME_MS,
@@ -42,15 +41,14 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 /** Registration, phone login and password reset: the public account flows. */
 export class AccountService {
   constructor(
-    private readonly repository: AccountRepository,
     private readonly codes: VerifyCodeService,
     private readonly mailer: Mailer,
     private readonly sms: SmsSettingsService,
     private readonly auth: AuthService,
     private readonly companies: CompanyService,
+    private readonly users: UserService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
-    private readonly clock: Clock,
   ) {}
 
   /** Sends a registration code to any address: registering is how an address proves itself. */
@@ -66,7 +64,7 @@ export class AccountService {
    */
   async checkRegisterField(query: TRegisterCheckQuery): Promise<void> {
     const value = query.field === 'email' ? normalizeEmail(query.value) : query.value;
-    if (await this.repository.isTaken(query.field, value)) {
+    if (await this.users.isTaken(query.field, value)) {
       throw new AppError(DUPLICATE_MESSAGE[query.field], 409);
     }
   }
@@ -97,7 +95,7 @@ export class AccountService {
     if (!codeId) throw new AppError('codeInvalid', 400);
     for (const field of ['username', 'phone', 'email'] as const) {
       const value = field === 'email' ? email : input[field];
-      if (await this.repository.isTaken(field, value)) {
+      if (await this.users.isTaken(field, value)) {
         throw new AppError(DUPLICATE_MESSAGE[field], 409);
       }
     }
@@ -125,13 +123,13 @@ export class AccountService {
   async sendSms(input: TSmsRequest, context: RequestContext): Promise<void> {
     const purpose: CodePurpose = input.smsmode === '0' ? 'login' : 'reset';
     const code = await this.codes.issue(purpose, input.mobile, context.ip);
-    const user = await this.repository.findUserBy('phone', input.mobile);
+    const user = await this.users.findBy('phone', input.mobile);
     if (user && user.status === 1) await this.smsCode(input.mobile, code, context.lang);
   }
 
   async phoneLogin(input: TPhoneLoginRequest, context: LoginContext): Promise<TLoginStep> {
     await this.codes.consume('login', input.mobile, input.captcha);
-    const user = await this.repository.findUserBy('phone', input.mobile);
+    const user = await this.users.findBy('phone', input.mobile);
     if (!user) throw new AppError('codeInvalid', 400);
     if (user.status !== 1) throw new AppError('userFrozen', 403);
     return this.auth.afterFirstFactor(user, context);
@@ -144,7 +142,7 @@ export class AccountService {
     }
     const target = normalizeEmail(input.target);
     const code = await this.codes.issue('reset', target, context.ip);
-    const user = await this.repository.findUserBy('email', target);
+    const user = await this.users.findBy('email', target);
     if (user && user.status === 1) await this.mailCode(target, code, context.lang);
   }
 
@@ -152,16 +150,12 @@ export class AccountService {
   async resetPassword(input: TPasswordResetRequest): Promise<void> {
     const target = input.channel === 'email' ? normalizeEmail(input.target) : input.target;
     const codeId = await this.codes.check('reset', target, input.code);
-    const user = codeId ? await this.repository.findUserBy(input.channel, target) : undefined;
+    const user = codeId ? await this.users.findBy(input.channel, target) : undefined;
     if (!codeId || !user || user.status !== 1) throw new AppError('codeInvalid', 400);
     const reason = weakPasswordReason(input.password, { username: user.username, oldPassword: '' });
     if (reason) throw new AppError('weakPassword', 400, { reason });
     await this.codes.use(codeId);
-    await this.repository.setPasswordHash(
-      user.id,
-      await this.hasher.hash(input.password),
-      this.clock(),
-    );
+    await this.users.setPasswordHash(user.id, await this.hasher.hash(input.password));
     await this.sessions.revokeAllOf(user.id);
   }
 

@@ -39,7 +39,7 @@ export class AnnouncementRepository {
   ) {}
 
   async insert(row: SysAnnouncementTable): Promise<void> {
-    await this.db.insertInto('sys_announcement').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('sys_announcement', row).execute();
   }
 
   find(companyId: string, id: string) {
@@ -121,10 +121,9 @@ export class AnnouncementRepository {
 
   /** Users of the company, by audience; `ids` must already be known to belong to the company. */
   private audience(companyId: string, audience: TAnnouncementAudience, ids: string[]) {
-    let query = this.db
-      .selectFrom('sys_user_company as uc')
-      .innerJoin('sys_user as u', 'u.id', 'uc.user_id')
-      .where('uc.company_id', '=', companyId)
+    let query = scoped(this.db, companyId)
+      .selectFrom('sys_user_company')
+      .innerJoin('sys_user as u', 'u.id', 'sys_user_company.user_id')
       .where('u.del_flag', '=', 0);
     if (audience === 'user') query = query.where('u.id', 'in', ids);
     if (audience === 'depart') {
@@ -360,10 +359,9 @@ export class AnnouncementRepository {
   }
 
   audienceUsers(companyId: string) {
-    return this.db
-      .selectFrom('sys_user_company as uc')
-      .innerJoin('sys_user as u', 'u.id', 'uc.user_id')
-      .where('uc.company_id', '=', companyId)
+    return scoped(this.db, companyId)
+      .selectFrom('sys_user_company')
+      .innerJoin('sys_user as u', 'u.id', 'sys_user_company.user_id')
       .where('u.del_flag', '=', 0)
       .select(['u.id', 'u.username', 'u.realname'])
       .orderBy('u.username')

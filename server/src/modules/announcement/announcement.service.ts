@@ -24,13 +24,13 @@ import type { SysAnnouncementTable } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import type { AnnouncementRepository } from './announcement.repository.js';
-import { sanitizeRichText } from './sanitize.js';
+import { sanitizeRichText } from './sanitize.rules.js';
 import {
   renderStored,
   renderSystemMessage,
   type SystemMessageCode,
   type SystemMessageParams,
-} from './system-messages.js';
+} from './system-messages.rules.js';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 const epoch = (time: string | null | undefined) => (time ? Date.parse(time) : null);

@@ -1,6 +1,7 @@
 import { ADMIN_USER_STATUS } from '@blrms/contracts';
 import type { Db } from '../../platform/db/database.js';
 import type { SysApiKeyTable } from '../../platform/db/schema.js';
+import { scoped } from '../../platform/db/scoped.js';
 
 /** A key row with its owner's name, for lists. */
 export type ApiKeyRow = SysApiKeyTable & { username: string };
@@ -9,7 +10,7 @@ export class ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: SysApiKeyTable): Promise<void> {
-    await this.db.insertInto('sys_api_key').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('sys_api_key', row).execute();
   }
 
   private listQuery() {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import { sha256 } from '../../platform/auth/tokens.js';
 import type { AuthRepository } from './auth.repository.js';
-import { renderCaptcha } from './captcha-image.js';
+import { renderCaptcha } from './captcha-image.rules.js';
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O/o, 1/l/I/i, 2/Z, 5/S...). */
 const ALPHABET = '3456789ABCDEFGHJKMNPQRTUVWXYabcdefghjkmnpqrtuvwxy';

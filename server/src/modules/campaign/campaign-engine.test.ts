@@ -29,7 +29,7 @@ import {
 import { RemoteDevice } from '../../test/remote-device.js';
 import { DeviceLogRepository } from '../device/device-log.repository.js';
 import { DeviceLogService } from '../device/device-log.service.js';
-import { CampaignEngine } from './campaign.engine.js';
+import { CampaignEngine } from './campaign-engine.service.js';
 import { CampaignRepository } from './campaign.repository.js';
 
 /*

@@ -17,7 +17,7 @@ import {
 } from '../../test/campaign.js';
 import { client, type Client } from '../../test/devices.js';
 import { uniqueSn } from '../../test/mqtt-devices.js';
-import { assignWaves } from './campaign-plan.js';
+import { assignWaves } from './campaign-plan.rules.js';
 
 /*
  * The issue's campaign: 200 simulated devices (device-sim) that download the firmware over HTTP

@@ -7,7 +7,7 @@ import {
   tallyWaves,
   waveOverThreshold,
   windowOpen,
-} from './campaign-plan.js';
+} from './campaign-plan.rules.js';
 
 const at = (hhmm: string) => Date.parse(`2026-11-21T${hhmm}:00Z`);
 

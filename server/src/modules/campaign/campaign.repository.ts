@@ -6,8 +6,8 @@ import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import { containing } from '../../platform/db/like.js';
 import type { CampaignDeviceTable, CampaignTable, Database } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
-import { DEVICE_RULE_COLUMNS } from '../device/stats-columns.js';
-import { OPEN_STATES } from './campaign-plan.js';
+import { DEVICE_RULE_COLUMNS } from '../device/stats-columns.rules.js';
+import { OPEN_STATES } from './campaign-plan.rules.js';
 
 /** What the engine reads of a device's row when the device reports or comes back. */
 const JOB_COLUMNS = [

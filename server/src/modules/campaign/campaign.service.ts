@@ -33,10 +33,10 @@ import type {
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { DeviceService } from '../device/device.service.js';
-import { iso, pageResult, type Page } from '../device/paging.js';
-import { DEVICE_RULES } from '../device/stats-columns.js';
-import { assignWaves } from './campaign-plan.js';
-import type { CampaignEngine, FirmwareSource } from './campaign.engine.js';
+import { iso, pageResult, type Page } from '../device/paging.rules.js';
+import { DEVICE_RULES } from '../device/stats-columns.rules.js';
+import { assignWaves } from './campaign-plan.rules.js';
+import type { CampaignEngine, FirmwareSource } from './campaign-engine.service.js';
 import type { CampaignChange, CampaignRepository, TargetDevice } from './campaign.repository.js';
 
 /** Ids or SNs named in an error message: enough to find them, not a wall of text. */

@@ -29,20 +29,7 @@ export interface CompanyPaging {
 export interface NewCompany {
   companyId: string;
   name: string;
-  /** The root department's English name. */
-  nameEn: string | null;
   code: string;
-  roleId: string;
-  permissionIds: string[];
-  departId: string;
-  orgCode: string;
-  userId: string;
-  username: string;
-  realname: string;
-  passwordHash: string;
-  phone: string | null;
-  email: string | null;
-  createBy: string;
   now: number;
 }
 
@@ -52,19 +39,6 @@ export interface NewCompany {
  */
 export class CompanyRepository {
   constructor(private readonly db: Db) {}
-
-  async isPlatformAdmin(userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('sys_user_role as ur')
-      .innerJoin('sys_role as r', 'r.id', 'ur.role_id')
-      .innerJoin('sys_company as c', 'c.id', 'r.company_id')
-      .select('r.id')
-      .where('ur.user_id', '=', userId)
-      .where('r.role_code', '=', 'admin')
-      .where('c.is_platform', '=', 1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 
   private filtered(filter: CompanyFilter) {
     let query = this.db.selectFrom('sys_company as c');
@@ -123,15 +97,6 @@ export class CompanyRepository {
     return row !== undefined;
   }
 
-  async userTaken(field: 'username' | 'phone' | 'email', value: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('sys_user')
-      .select('id')
-      .where(field, '=', value)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /** Permission rows a company administrator gets: everything but the platform-only ones. */
   async companyAdminPermissionIds(platformOnlyPrefixes: readonly string[]): Promise<string[]> {
     const rows = await this.db
@@ -144,17 +109,11 @@ export class CompanyRepository {
       .map((r) => r.id);
   }
 
-  async rootOrgCodes(): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('sys_depart')
-      .select('org_code')
-      .where('parent_id', 'is', null)
-      .execute();
-    return rows.map((r) => r.org_code);
-  }
-
-  /** The company, its root department, its admin role with grants and its first admin: all or nothing. */
-  async create(c: NewCompany): Promise<void> {
+  /**
+   * The company row and, through `alsoInTransaction` (its root department, admin role and first
+   * administrator, each written by its own module), the rest: all or nothing.
+   */
+  async create(c: NewCompany, alsoInTransaction: (trx: Db) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('sys_company')
@@ -168,76 +127,7 @@ export class CompanyRepository {
           update_time: null,
         })
         .execute();
-      await trx
-        .insertInto('sys_depart')
-        .values({
-          id: c.departId,
-          company_id: c.companyId,
-          parent_id: null,
-          depart_name: c.name,
-          depart_name_en: c.nameEn,
-          org_code: c.orgCode,
-          org_category: 1,
-          depart_order: 0,
-          status: 1,
-          create_time: c.now,
-        })
-        .execute();
-      await trx
-        .insertInto('sys_role')
-        .values({
-          id: c.roleId,
-          company_id: c.companyId,
-          role_code: 'admin',
-          role_name: '管理员',
-          role_name_en: 'Administrator',
-          description: null,
-          create_time: c.now,
-        })
-        .execute();
-      if (c.permissionIds.length > 0) {
-        await trx
-          .insertInto('sys_role_permission')
-          .values(
-            c.permissionIds.map((permission_id) => ({
-              role_id: c.roleId,
-              permission_id,
-              data_rule_ids: null,
-            })),
-          )
-          .execute();
-      }
-      await trx
-        .insertInto('sys_user')
-        .values({
-          id: c.userId,
-          company_id: c.companyId,
-          username: c.username,
-          realname: c.realname,
-          password_hash: c.passwordHash,
-          avatar: null,
-          phone: c.phone,
-          email: c.email,
-          status: 1,
-          org_code: c.orgCode,
-          del_flag: 0,
-          create_by: c.createBy,
-          create_time: c.now,
-          update_time: null,
-        })
-        .execute();
-      await trx
-        .insertInto('sys_user_company')
-        .values({ user_id: c.userId, company_id: c.companyId })
-        .execute();
-      await trx
-        .insertInto('sys_user_role')
-        .values({ user_id: c.userId, role_id: c.roleId })
-        .execute();
-      await trx
-        .insertInto('sys_user_depart')
-        .values({ user_id: c.userId, depart_id: c.departId })
-        .execute();
+      await alsoInTransaction(trx);
     });
   }
 

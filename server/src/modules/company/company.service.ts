@@ -8,6 +8,7 @@ import {
   type TCompanyStatus,
 } from '@blrms/contracts';
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
+import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
 import type { Bus } from '../../platform/bus/bus.js';
@@ -17,8 +18,10 @@ import type { SysCompanyTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 // A customer's admin role gets the same grants as a self-registered company's: all but these.
 import { PLATFORM_ONLY_PERMS } from '../../db/seed/menu.js';
-import { nextOrgCode } from '../depart/org-code.js';
-import { weakPasswordReason } from '../user/password-policy.js';
+import type { DepartService } from '../depart/depart.service.js';
+import type { RoleService } from '../role/role.service.js';
+import { weakPasswordReason } from '../user/password-policy.rules.js';
+import { newUserRow, type UserService } from '../user/user.service.js';
 import type { CompanyRepository } from './company.repository.js';
 
 function toCompany(
@@ -54,6 +57,10 @@ export interface NewCompanyWithAdmin {
 export class CompanyService {
   constructor(
     private readonly repository: CompanyRepository,
+    private readonly permissions: PermissionService,
+    private readonly users: UserService,
+    private readonly departs: DepartService,
+    private readonly roles: RoleService,
     private readonly sessions: SessionService,
     private readonly bus: Bus,
     private readonly hasher: PasswordHasher,
@@ -83,7 +90,7 @@ export class CompanyService {
     const { admin } = input;
     for (const field of ['username', 'phone', 'email'] as const) {
       const value = admin[field];
-      if (value && (await this.repository.userTaken(field, value))) {
+      if (value && (await this.users.isTaken(field, value))) {
         throw new AppError('orgAdminTaken', 409, { field });
       }
     }
@@ -108,28 +115,42 @@ export class CompanyService {
    * (unique code and user fields, password strength). Returns the company id.
    */
   async createWithAdmin(company: NewCompanyWithAdmin): Promise<string> {
-    const orgCode = nextOrgCode('', await this.repository.rootOrgCodes());
+    const orgCode = await this.departs.nextRootOrgCode();
     if (!orgCode) throw new AppError('orgCodeExhausted', 409);
     const companyId = newId();
+    const roleId = newId();
+    const departId = newId();
+    const now = this.clock();
     const { admin } = company;
-    await this.repository.create({
-      companyId,
-      name: company.name,
-      nameEn: company.nameEn,
-      code: company.code ?? companyId,
-      roleId: newId(),
-      permissionIds: await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS),
-      departId: newId(),
-      orgCode,
-      userId: newId(),
+    const firstAdmin = newUserRow({
+      id: newId(),
+      company_id: companyId,
       username: admin.username,
       realname: admin.realname,
-      passwordHash: await this.hasher.hash(admin.password),
+      password_hash: await this.hasher.hash(admin.password),
       phone: admin.phone ?? null,
       email: admin.email ?? null,
-      createBy: company.createBy,
-      now: this.clock(),
+      status: 1,
+      org_code: orgCode,
+      create_by: company.createBy,
+      create_time: now,
     });
+    const permissionIds = await this.repository.companyAdminPermissionIds(PLATFORM_ONLY_PERMS);
+    await this.repository.create(
+      { companyId, name: company.name, code: company.code ?? companyId, now },
+      async (trx) => {
+        await this.departs.addRoot(
+          { id: departId, companyId, name: company.name, nameEn: company.nameEn, orgCode, now },
+          trx,
+        );
+        await this.roles.addCompanyAdminRole({ id: roleId, companyId, permissionIds, now }, trx);
+        await this.users.create(
+          firstAdmin,
+          { roleIds: [roleId], departIds: [departId], positionIds: [] },
+          trx,
+        );
+      },
+    );
     return companyId;
   }
 
@@ -172,7 +193,7 @@ export class CompanyService {
    * a role, and must still never see other companies.
    */
   private async requirePlatformAdmin(scope: Scope): Promise<void> {
-    if (!(await this.repository.isPlatformAdmin(scope.userId))) {
+    if (!(await this.permissions.isPlatformAdmin(scope.userId))) {
       throw forbidden('orgPlatformAdminOnly');
     }
   }

@@ -88,8 +88,9 @@ export class DepartRepository {
     return rows.map((r) => r.org_code);
   }
 
-  async insert(row: SysDepartTable): Promise<void> {
-    await this.db.insertInto('sys_depart').values(row).execute();
+  /** In the caller's transaction when `executor` is one (a company is created with its root). */
+  async insert(row: SysDepartTable, executor: Db = this.db): Promise<void> {
+    await scoped(executor, row.company_id).insertInto('sys_depart', row).execute();
   }
 
   async update(
@@ -235,10 +236,14 @@ export class DepartRepository {
   }
 
   /**
-   * Leaving a department also ends its department roles, and it stops being the current
-   * department of those who had it selected.
+   * Leaving a department also ends its department roles; `alsoInTransaction` (the user module
+   * clears the department as the members' current one) runs in the same transaction.
    */
-  async removeMembers(departId: string, orgCode: string, userIds: string[], now: number) {
+  async removeMembers(
+    departId: string,
+    userIds: string[],
+    alsoInTransaction: (trx: Db) => Promise<void>,
+  ) {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('sys_depart_role_user')
@@ -252,12 +257,7 @@ export class DepartRepository {
         .where('depart_id', '=', departId)
         .where('user_id', 'in', userIds)
         .execute();
-      await trx
-        .updateTable('sys_user')
-        .set({ org_code: null, update_time: now })
-        .where('id', 'in', userIds)
-        .where('org_code', '=', orgCode)
-        .execute();
+      await alsoInTransaction(trx);
     });
   }
 

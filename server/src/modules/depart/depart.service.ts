@@ -20,12 +20,14 @@ import type { PermissionRow, PermissionService } from '../../platform/auth/permi
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/db/ids.js';
 import type { SysDepartRoleTable, SysDepartTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
+import type { UserService } from '../user/user.service.js';
 import type { DepartRepository } from './depart.repository.js';
-import { nextOrgCode } from './org-code.js';
+import { nextOrgCode } from './org-code.rules.js';
 
 function departTitle(row: SysDepartTable, lang: Lang): string {
   return lang === 'en-US' ? (row.depart_name_en ?? row.depart_name) : row.depart_name;
@@ -121,9 +123,44 @@ export class DepartService {
   constructor(
     private readonly repository: DepartRepository,
     private readonly permissions: PermissionService,
+    private readonly users: UserService,
     private readonly bus: Bus,
     private readonly clock: Clock,
   ) {}
+
+  /** The org code of a new company's root department; null when every code is taken. */
+  async nextRootOrgCode(): Promise<string | null> {
+    return nextOrgCode('', await this.repository.topLevelCodes());
+  }
+
+  /** A new company's root department, inside the transaction that creates the company. */
+  async addRoot(
+    root: {
+      id: string;
+      companyId: string;
+      name: string;
+      nameEn: string | null;
+      orgCode: string;
+      now: number;
+    },
+    trx: Db,
+  ): Promise<void> {
+    await this.repository.insert(
+      {
+        id: root.id,
+        company_id: root.companyId,
+        parent_id: null,
+        depart_name: root.name,
+        depart_name_en: root.nameEn,
+        org_code: root.orgCode,
+        org_category: 1,
+        depart_order: 0,
+        status: 1,
+        create_time: root.now,
+      },
+      trx,
+    );
+  }
 
   async tree(scope: Scope, lang: Lang): Promise<TDepartTreeNode[]> {
     return treeOf(await this.repository.all(scope.companyId), lang);
@@ -216,7 +253,10 @@ export class DepartService {
     const depart = await this.requireDepart(scope, depId);
     const members = await this.repository.membersAmong(depId, [...new Set(userIds)]);
     if (members.length === 0) throw notFound();
-    await this.repository.removeMembers(depId, depart.org_code, members, this.clock());
+    // Leaving also ends the department as the members' current one.
+    await this.repository.removeMembers(depId, members, (trx) =>
+      this.users.clearCurrentDepart(members, depart.org_code, trx),
+    );
     await this.userChanged(members);
     await this.permissionsChanged(members);
   }

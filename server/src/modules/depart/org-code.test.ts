@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextOrgCode } from './org-code.js';
+import { nextOrgCode } from './org-code.rules.js';
 
 describe('org codes', () => {
   it('starts a level at A01 and follows the highest sibling', () => {

@@ -14,7 +14,7 @@ export class DeviceCommandRepository {
   constructor(private readonly db: Db) {}
 
   async insert(row: DeviceCommandTable): Promise<void> {
-    await this.db.insertInto('device_command').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('device_command', row).execute();
   }
 
   find(companyId: string, id: string): Promise<DeviceCommandTable | undefined> {

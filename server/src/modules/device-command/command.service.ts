@@ -19,12 +19,13 @@ import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { DeviceCommandTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
+import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceConfigService } from '../device-config/config.service.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import type { ActionOrigin, DeviceService } from '../device/device.service.js';
-import { iso, isoOrNull, pageResult, type Page } from '../device/paging.js';
+import { iso, isoOrNull, pageResult, type Page } from '../device/paging.rules.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
-import type { DeviceRef } from '../device-gateway/uplink-sink.js';
+import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { CommandOutcome, DeviceCommandRepository } from './command.repository.js';
 
 const CUSTOM_PERMISSION = 'device:command:custom';
@@ -74,16 +75,13 @@ function bytes(value: unknown): number {
 
 /**
  * Commands (RPC) to one online device: `down/rpc/{reqId}`, answered on `up/rpc/{reqId}` within
- * the command's timeout, or ended as `timeout` by a sweep that any number of nodes may run (each
- * command ends once: every end is a conditional update of a command still waiting). Each command
- * is a device log entry whose state follows the answer; sockets watching the device get every
- * change. A `get_config` answer is also what the device reports as its configuration; it is kept
- * with its secrets masked. An answer after the timeout is kept beside it (`lateReply`).
+ * the command's timeout, or ended as `timeout` by a scheduled sweep (one node of the cluster runs
+ * it, though any number could: every end is a conditional update of a command still waiting).
+ * Each command is a device log entry whose state follows the answer; sockets watching the device
+ * get every change. A `get_config` answer is also what the device reports as its configuration;
+ * it is kept with its secrets masked. An answer after the timeout is kept beside it (`lateReply`).
  */
 export class DeviceCommandService {
-  private readonly timer: NodeJS.Timeout;
-  private sweeping: Promise<unknown> | null = null;
-
   constructor(
     private readonly repository: DeviceCommandRepository,
     private readonly devices: DeviceService,
@@ -103,14 +101,21 @@ export class DeviceCommandService {
         this.log.warn({ err }, 'commands not re-sent after the bus gap'),
       );
     });
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweepTimeouts()
-        .catch((err: unknown) => this.log.warn({ err }, 'command timeout sweep failed'))
-        .finally(() => {
-          this.sweeping = null;
-        });
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+  }
+
+  /** The timeout sweep, every second on one node of the cluster. */
+  scheduledJobs(): JobSpec[] {
+    return [
+      {
+        name: 'device-command.timeout-sweep',
+        everyMs: SWEEP_INTERVAL_MS,
+        scope: 'cluster',
+        run: async () => {
+          await this.sweepTimeouts();
+        },
+        onFailure: (err) => this.log.warn({ err }, 'command timeout sweep failed'),
+      },
+    ];
   }
 
   // ---------------------------------------------------------------- API
@@ -247,7 +252,7 @@ export class DeviceCommandService {
   // ---------------------------------------------------------------- timeouts
 
   /**
-   * Ends every command past its deadline as `timeout` (on a timer every second; tests call it
+   * Ends every command past its deadline as `timeout` (a scheduled job every second; tests call it
    * after moving the clock). Returns how many this call ended.
    */
   async sweepTimeouts(): Promise<number> {
@@ -270,11 +275,6 @@ export class DeviceCommandService {
       }
       if (rows.length < SWEEP_BATCH) return ended;
     }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
   }
 
   // ---------------------------------------------------------------- internals

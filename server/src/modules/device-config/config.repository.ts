@@ -115,11 +115,9 @@ export class DeviceConfigRepository {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) {
         if (v.baseVersion !== 0) return false;
-        const inserted = await trx
-          .insertInto('device_config')
-          .values({
+        const inserted = await scoped(trx, v.companyId)
+          .insertInto('device_config', {
             device_id: v.deviceId,
-            company_id: v.companyId,
             reported_version: null,
             reported_json: null,
             reported_at: null,
@@ -129,12 +127,10 @@ export class DeviceConfigRepository {
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       }
-      await trx
-        .insertInto('device_config_version')
-        .values({
+      await scoped(trx, v.companyId)
+        .insertInto('device_config_version', {
           device_id: v.deviceId,
           version: v.version,
-          company_id: v.companyId,
           config_json: v.configJson,
           changed_paths: JSON.stringify(v.changedPaths),
           changed_by: v.changedBy,
@@ -170,11 +166,9 @@ export class DeviceConfigRepository {
   async saveReported(companyId: string, deviceId: string, r: Reported): Promise<void> {
     const values = { reported_json: r.configJson, reported_at: r.at };
     const withVersion = r.version === null ? values : { ...values, reported_version: r.version };
-    await this.db
-      .insertInto('device_config')
-      .values({
+    await scoped(this.db, companyId)
+      .insertInto('device_config', {
         device_id: deviceId,
-        company_id: companyId,
         desired_version: 0,
         desired_json: null,
         desired_by: null,

@@ -28,11 +28,12 @@ import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DeviceConfigTable } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
+import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import type { ActionOrigin, DeviceService } from '../device/device.service.js';
-import { iso, isoOrNull, pageResult, type Page } from '../device/paging.js';
+import { iso, isoOrNull, pageResult, type Page } from '../device/paging.rules.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
-import type { DeviceRef } from '../device-gateway/uplink-sink.js';
+import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';
 import { KeyedQueue } from '../../platform/keyed-queue.js';
 
@@ -174,8 +175,6 @@ function toState(deviceId: string, series: TDeviceSeries, row: DeviceConfigTable
 export class DeviceConfigService {
   private readonly listeners: ((outcome: ConfigOutcome) => void)[] = [];
   private schemaCache: Record<string, Record<string, unknown>> | undefined;
-  private readonly timer: NodeJS.Timeout;
-  private sweeping: Promise<unknown> | null = null;
   /** Each device's messages, handled in the order they arrived (see `inOrder`). */
   private readonly deviceQueue = new KeyedQueue();
   private resumedAt = Number.NEGATIVE_INFINITY;
@@ -195,15 +194,22 @@ export class DeviceConfigService {
         this.log.warn({ err }, 'configurations not re-sent after the bus gap'),
       );
     });
-    this.timer = setInterval(() => {
-      if (!this.bus.connected || this.clock() - this.resumedAt < RESUME_GRACE_MS) return;
-      this.sweeping ??= this.sweepUnanswered()
-        .catch((err: unknown) => this.log.warn({ err }, 'configuration deadline sweep failed'))
-        .finally(() => {
-          this.sweeping = null;
-        });
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+  }
+
+  /** The deadline sweep, every second on one node of the cluster. */
+  scheduledJobs(): JobSpec[] {
+    return [
+      {
+        name: 'device-config.deadline-sweep',
+        everyMs: SWEEP_INTERVAL_MS,
+        scope: 'cluster',
+        run: async () => {
+          if (!this.bus.connected || this.clock() - this.resumedAt < RESUME_GRACE_MS) return;
+          await this.sweepUnanswered();
+        },
+        onFailure: (err) => this.log.warn({ err }, 'configuration deadline sweep failed'),
+      },
+    ];
   }
 
   // ---------------------------------------------------------------- API
@@ -357,7 +363,7 @@ export class DeviceConfigService {
 
   /**
    * Ends every push an online device left unanswered past its deadline as failed (`no-answer`),
-   * so that a bulk configuration always finishes (on a timer every second; tests call it after
+   * so that a bulk configuration always finishes (a scheduled job every second; tests call it after
    * moving the clock). Returns how many this call ended.
    */
   async sweepUnanswered(): Promise<number> {
@@ -383,11 +389,6 @@ export class DeviceConfigService {
       }
       if (rows.length < SWEEP_BATCH) return ended;
     }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
   }
 
   // ---------------------------------------------------------------- internals

@@ -11,12 +11,16 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
+import type { DeviceDataRetentionService } from './device-data-retention.service.js';
 import type { DeviceDataService } from './device-data.service.js';
 
 const tags = ['device-data'];
 
 /** Read only, apart from the retention setting: devices write their data over MQTT. */
-export function deviceDataRoutes(data: DeviceDataService): FastifyPluginAsyncZod {
+export function deviceDataRoutes(
+  data: DeviceDataService,
+  retention: DeviceDataRetentionService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/device/telemetry/latest',
@@ -71,7 +75,7 @@ export function deviceDataRoutes(data: DeviceDataService): FastifyPluginAsyncZod
           response: responses(ZDataRetention),
         },
       },
-      async (req) => ok(await data.viewRetention(req.scope)),
+      async (req) => ok(await retention.viewRetention(req.scope)),
     );
 
     app.put(
@@ -86,7 +90,10 @@ export function deviceDataRoutes(data: DeviceDataService): FastifyPluginAsyncZod
         },
       },
       async (req) =>
-        ok(await data.setRetention(req.scope, req.body), message(req.lang, 'dataRetentionSaved')),
+        ok(
+          await retention.setRetention(req.scope, req.body),
+          message(req.lang, 'dataRetentionSaved'),
+        ),
     );
   };
 }

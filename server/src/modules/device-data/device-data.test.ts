@@ -9,7 +9,7 @@ import {
   createRole,
   type Client,
 } from '../../test/devices.js';
-import type { DeviceRef } from '../device-gateway/uplink-sink.js';
+import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -300,7 +300,7 @@ describe('device telemetry and events', () => {
     event(aged, 'info', 'recent', now - 9 * DAY);
     await t.app.deviceData.flush();
 
-    const purged = await t.app.deviceData.purgeExpired();
+    const purged = await t.app.deviceDataRetention.purgeExpired();
     expect(purged.samples).toBeGreaterThanOrEqual(1);
     expect(purged.events).toBeGreaterThanOrEqual(1);
     const history = await admin.ok(
@@ -312,7 +312,7 @@ describe('device telemetry and events', () => {
     expect(events.records.map((e: TDeviceEvent) => e.code)).toEqual(['recent']);
     // Rows recorded earlier in this file are recent: untouched.
     expect((await admin.ok('GET', `/device/event/list?deviceId=${r40.id}`)).total).toBe(2);
-    expect(await t.app.deviceData.purgeExpired()).toEqual({ samples: 0, events: 0 });
+    expect(await t.app.deviceDataRetention.purgeExpired()).toEqual({ samples: 0, events: 0 });
   });
 
   const newDevice = async (sn: string): Promise<DeviceRef> => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceAbuse, type AbuseSummary } from './device-abuse.js';
+import { DeviceAbuse, type AbuseSummary } from './device-abuse.service.js';
 
 const device = (n: number) => ({
   id: `device-${n}`,

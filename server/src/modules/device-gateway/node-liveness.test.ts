@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, PLATFORM_ID, createTestApp, type TestContext } from '..
 import { client, type Client } from '../../test/devices.js';
 import { RecordingSink, findDevice, uniqueSn } from '../../test/mqtt-devices.js';
 import { GatewayRepository, type LiveRow } from './gateway.repository.js';
-import { NodeLiveness } from './node-liveness.js';
+import { NodeLiveness } from './node-liveness.service.js';
 
 describe('MQTT node liveness', () => {
   let t: TestContext;

@@ -8,7 +8,7 @@ import type {
   PresenceChange,
   SessionWrites,
 } from './gateway.repository.js';
-import { PresenceWriter } from './presence.js';
+import { PresenceWriter } from './presence-writer.service.js';
 
 /** Records what each batch would write; fails the batches it is told to. */
 class FakeRepository {

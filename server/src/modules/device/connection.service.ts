@@ -9,8 +9,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
+import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceService } from './device.service.js';
-import { iso, isoOrNull, pageResult, type Page } from './paging.js';
+import { iso, isoOrNull, pageResult, type Page } from './paging.rules.js';
 import type { ConnectionRepository } from './connection.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -36,10 +37,6 @@ function safeJson(text: string | undefined): unknown {
  * Connections that ended longer ago than the data retention period are deleted hourly.
  */
 export class ConnectionService {
-  private timer: NodeJS.Timeout | undefined;
-  private purging: Promise<unknown> | null = null;
-  private closed = false;
-
   constructor(
     private readonly repository: ConnectionRepository,
     private readonly devices: DeviceService,
@@ -47,14 +44,21 @@ export class ConnectionService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  start(): void {
-    this.schedule(PURGE_FIRST_RUN_MS);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.purging;
+  /** The retention of connection history, hourly on one node of the cluster. */
+  scheduledJobs(): JobSpec[] {
+    return [
+      {
+        name: 'device.connection-retention',
+        everyMs: PURGE_INTERVAL_MS,
+        firstRunMs: PURGE_FIRST_RUN_MS,
+        scope: 'cluster',
+        run: async (signal) => {
+          const n = await this.purgeExpired(signal);
+          if (n > 0) this.log.info({ connections: n }, 'expired connection history deleted');
+        },
+        onFailure: (err) => this.log.warn({ err }, 'connection history retention failed'),
+      },
+    ];
   }
 
   async list(scope: Scope, query: TDeviceConnectionQuery): Promise<Page<TDeviceConnection>> {
@@ -99,8 +103,11 @@ export class ConnectionService {
     return { deviceId: device.id, day: await window(DAY_MS), week: await window(7 * DAY_MS) };
   }
 
-  /** Deletes connections that ended before the retention period, a chunk per statement. */
-  async purgeExpired(): Promise<number> {
+  /**
+   * Deletes connections that ended before the retention period, a chunk per statement, until
+   * none is left or `signal` aborts (the server is closing).
+   */
+  async purgeExpired(signal?: AbortSignal): Promise<number> {
     const parsed = ZDataRetention.safeParse(safeJson(await this.repository.readRetention()));
     const days = parsed.success ? parsed.data.days : DATA_RETENTION_DEFAULT_DAYS;
     const cutoff = this.clock() - days * DAY_MS;
@@ -108,24 +115,9 @@ export class ConnectionService {
     for (;;) {
       const n = await this.repository.deleteEndedBefore(cutoff, PURGE_CHUNK);
       total += n;
-      if (n < PURGE_CHUNK || this.closed) return total;
+      if (n < PURGE_CHUNK || signal?.aborted) return total;
       // Lets the presence writer and requests in between chunks (SQLite has one connection).
       await new Promise((resolve) => setImmediate(resolve));
     }
-  }
-
-  private schedule(delay: number): void {
-    this.timer = setTimeout(() => {
-      this.purging = this.purgeExpired()
-        .then((n) => {
-          if (n > 0) this.log.info({ connections: n }, 'expired connection history deleted');
-        })
-        .catch((err: unknown) => this.log.warn({ err }, 'connection history retention failed'))
-        .finally(() => {
-          this.purging = null;
-          if (!this.closed) this.schedule(PURGE_INTERVAL_MS);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

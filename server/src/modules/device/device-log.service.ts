@@ -4,15 +4,16 @@ import {
   type TDeviceLogQuery,
   type TDeviceLogState,
 } from '@blrms/contracts';
+import { requireAccess } from '../../platform/auth/access.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { DeviceLogTable } from '../../platform/db/schema.js';
-import { AppError, notFound } from '../../platform/http/app-error.js';
+import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
 import type { DeviceLogRepository } from './device-log.repository.js';
-import { iso, pageResult, type Page } from './paging.js';
+import { iso, pageResult, type Page } from './paging.rules.js';
 
 /** Subjects the server writes, stored as codes and shown in the reader's language. */
 export const DEVICE_LOG_SUBJECTS = {
@@ -171,8 +172,7 @@ export class DeviceLogService {
   }
 
   async get(scope: Scope, id: string, lang: Lang): Promise<TDeviceLog> {
-    const row = await this.repository.findById(scope.companyId, id);
-    if (!row) throw notFound();
+    const row = await requireAccess(this.repository.findById(scope.companyId, id));
     return toDeviceLog(row, lang);
   }
 

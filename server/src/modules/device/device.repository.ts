@@ -6,7 +6,7 @@ import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import type { Database, DeviceTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { containing } from '../../platform/db/like.js';
-import { DEVICE_RULE_COLUMNS, STATS_RULE_COLUMNS } from './stats-columns.js';
+import { DEVICE_RULE_COLUMNS, STATS_RULE_COLUMNS } from './stats-columns.rules.js';
 
 const SORT_COLUMNS = {
   createTime: 'device.create_time',
@@ -263,11 +263,11 @@ export class DeviceRepository {
     return found;
   }
 
-  /** Of `sns`, those already registered under the token. */
-  async existingSns(tokenId: string, sns: string[]): Promise<Set<string>> {
+  /** Of `sns`, those already registered under the company's token. */
+  async existingSns(companyId: string, tokenId: string, sns: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < sns.length; i += LOOKUP_BATCH) {
-      const rows = await this.db
+      const rows = await scoped(this.db, companyId)
         .selectFrom('device')
         .select('sn')
         .where('token_id', '=', tokenId)
@@ -282,15 +282,16 @@ export class DeviceRepository {
    * In one transaction: all rows or none. Devices added by hand may register again: their SNs
    * leave their token's removed list.
    */
-  async insert(rows: DeviceTable[]): Promise<void> {
+  async insert(companyId: string, rows: DeviceTable[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const company = scoped(trx, companyId);
       for (let i = 0; i < rows.length; i += INSERT_BATCH) {
         const chunk = rows.slice(i, i + INSERT_BATCH);
-        await trx.insertInto('device').values(chunk).execute();
+        await company.insertInto('device', chunk).execute();
         const byToken = new Map<string, string[]>();
         for (const r of chunk) byToken.set(r.token_id, [...(byToken.get(r.token_id) ?? []), r.sn]);
         for (const [tokenId, sns] of byToken) {
-          await trx
+          await company
             .deleteFrom('device_removed_sn')
             .where('token_id', '=', tokenId)
             .where('sn', 'in', sns)
@@ -338,13 +339,12 @@ export class DeviceRepository {
   ): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < devices.length; i += INSERT_BATCH) {
-        await trx
-          .insertInto('device_removed_sn')
-          .values(
+        await scoped(trx, companyId)
+          .insertInto(
+            'device_removed_sn',
             devices.slice(i, i + INSERT_BATCH).map((d) => ({
               token_id: d.token_id,
               sn: d.sn,
-              company_id: companyId,
               removed_by: removal.by,
               removed_at: removal.at,
             })),

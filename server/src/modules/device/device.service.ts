@@ -17,6 +17,7 @@ import {
   type TDeviceSummary,
   type TImportRowError,
 } from '@blrms/contracts';
+import { requireAccess, requireAccessToAll } from '../../platform/auth/access.js';
 import type { DataRuleService } from '../../platform/auth/data-rules.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
@@ -38,11 +39,11 @@ import {
   type DeviceRow,
   type DeviceSort,
 } from './device.repository.js';
-import { mapHeader, type ImportColumn } from './device-sheet.js';
+import { mapHeader, type ImportColumn } from './device-sheet.rules.js';
 import type { GroupService } from './group.service.js';
-import { iso, isoOrNull, pageResult, type Page } from './paging.js';
-import { DEVICE_RULES } from './stats-columns.js';
-import { expectedRestart } from './expected-restart.js';
+import { iso, isoOrNull, pageResult, type Page } from './paging.rules.js';
+import { DEVICE_RULES } from './stats-columns.rules.js';
+import { expectedRestart } from './expected-restart.rules.js';
 import type { TokenForDevices, TokenService } from './token.service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +52,44 @@ const PREVIEW_ROWS = 100;
 const ERRORS_MAX = 1000;
 const TOP_VERSIONS = 10;
 const RECENT_LOGS = 10;
+
+/** What makes a device: its company, token, owner and the columns the form or sheet gives. */
+export type NewDevice = Pick<
+  DeviceTable,
+  | 'company_id'
+  | 'token_id'
+  | 'owner_id'
+  | 'sys_org_code'
+  | 'create_by'
+  | 'create_time'
+  | 'sn'
+  | 'name'
+  | 'series'
+  | 'model'
+  | 'version'
+  | 'group_id'
+  | 'remark'
+  | 'location'
+>;
+
+/**
+ * A new device row, enabled and offline until it connects: the one place that knows a new
+ * device's defaults, whether it is added, imported or registered by its first MQTT login.
+ */
+export function newDeviceRow(device: NewDevice): DeviceTable {
+  return {
+    id: newId(),
+    enabled: 1,
+    status: 'offline',
+    ip: null,
+    last_seen_at: null,
+    last_connect_at: null,
+    last_disconnect_at: null,
+    disconnect_reason: null,
+    update_time: null,
+    ...device,
+  };
+}
 
 /** Maximum lengths of the import columns, as the add form's schema has them. */
 const MAX_LENGTH: Record<ImportColumn, number> = {
@@ -175,8 +214,10 @@ export class DeviceService {
   }
 
   async get(scope: Scope, id: string): Promise<TDevice> {
-    const row = await this.repository.findById(scope.companyId, id, await this.rules(scope));
-    if (!row) throw new AppError('deviceNotFound', 404);
+    const row = await requireAccess(
+      this.repository.findById(scope.companyId, id, await this.rules(scope)),
+      'deviceNotFound',
+    );
     return toDevice(row, this.clock());
   }
 
@@ -194,7 +235,7 @@ export class DeviceService {
   async add(scope: Scope, input: TDeviceCreate, origin: ActionOrigin): Promise<TDevice> {
     const token = await this.tokens.forDevices(scope, input.tokenId);
     if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
-    if ((await this.repository.existingSns(token.id, [input.sn])).size > 0) {
+    if ((await this.repository.existingSns(scope.companyId, token.id, [input.sn])).size > 0) {
       throw new AppError('deviceSnExists', 409);
     }
     const row = this.newRow(scope, token, {
@@ -208,7 +249,7 @@ export class DeviceService {
       location: input.location || null,
     });
     try {
-      await this.repository.insert([row]);
+      await this.repository.insert(scope.companyId, [row]);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('deviceSnExists', 409);
       throw error;
@@ -251,10 +292,12 @@ export class DeviceService {
 
   /** All or nothing: an id the caller cannot see fails the whole batch with 404. */
   private async requireVisible(scope: Scope, ids: string[]) {
-    const unique = [...new Set(ids)];
-    const visible = await this.repository.visible(scope.companyId, unique, await this.rules(scope));
-    if (visible.length < unique.length) throw new AppError('deviceNotFound', 404);
-    return visible;
+    const rules = await this.rules(scope);
+    return requireAccessToAll(
+      ids,
+      (unique) => this.repository.visible(scope.companyId, unique, rules),
+      'deviceNotFound',
+    );
   }
 
   async delete(scope: Scope, ids: string[], origin: ActionOrigin): Promise<number> {
@@ -382,6 +425,7 @@ export class DeviceService {
 
     const groupIds = await this.groups.idsByName(scope);
     const existing = await this.repository.existingSns(
+      scope.companyId,
       token.id,
       rows.map((r) => r.values.sn).filter((sn) => SN_PATTERN.test(sn)),
     );
@@ -440,7 +484,7 @@ export class DeviceService {
     if (options.dryRun || valid.length === 0) return result;
 
     try {
-      await this.repository.insert(valid);
+      await this.repository.insert(scope.companyId, valid);
     } catch (e) {
       // Another request registered one of the SNs since the check: nothing was written.
       if (isUniqueViolation(e)) throw new AppError('deviceSnExists', 409);
@@ -502,24 +546,15 @@ export class DeviceService {
       'sn' | 'name' | 'series' | 'model' | 'version' | 'group_id' | 'remark' | 'location'
     >,
   ): DeviceTable {
-    return {
-      id: newId(),
+    return newDeviceRow({
       company_id: scope.companyId,
       token_id: token.id,
       owner_id: token.ownerId,
       sys_org_code: token.ownerOrgCode,
-      enabled: 1,
-      status: 'offline',
-      ip: null,
-      last_seen_at: null,
-      last_connect_at: null,
-      last_disconnect_at: null,
-      disconnect_reason: null,
       create_by: scope.username,
       create_time: this.clock(),
-      update_time: null,
       ...values,
-    };
+    });
   }
 
   private async log(

@@ -6,7 +6,7 @@ import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { containing } from '../../platform/db/like.js';
-import { STATS_RULE_COLUMNS } from './stats-columns.js';
+import { STATS_RULE_COLUMNS } from './stats-columns.rules.js';
 import { selectPage } from '../../platform/db/page.js';
 
 const SORT_COLUMNS = { createTime: 'create_time', name: 'name' } as const;
@@ -68,7 +68,7 @@ export class GroupRepository {
   }
 
   async insert(row: DeviceGroupTable): Promise<void> {
-    await this.db.insertInto('device_group').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('device_group', row).execute();
   }
 
   async update(

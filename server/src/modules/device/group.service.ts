@@ -6,6 +6,7 @@ import type {
   TDeviceGroupQuery,
 } from '@blrms/contracts';
 import type { DataRuleService } from '../../platform/auth/data-rules.js';
+import { requireAccess, requireAccessToAll } from '../../platform/auth/access.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
@@ -14,8 +15,8 @@ import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { GroupRepository } from './group.repository.js';
-import { iso, pageResult, type Page } from './paging.js';
-import { DEVICE_RULES } from './stats-columns.js';
+import { iso, pageResult, type Page } from './paging.rules.js';
+import { DEVICE_RULES } from './stats-columns.rules.js';
 
 /** Two requests raced for one name: the unique index decided. */
 function nameConflict(error: unknown): never {
@@ -47,11 +48,9 @@ export class GroupService {
   }
 
   async get(scope: Scope, id: string): Promise<TDeviceGroup> {
-    const group = await this.repository.findById(scope.companyId, id);
-    if (!group) throw notFound();
+    const group = await requireAccess(this.repository.findById(scope.companyId, id));
     const [withCounts] = await this.withCounts(scope, [group]);
-    if (!withCounts) throw notFound();
-    return withCounts;
+    return requireAccess(withCounts);
   }
 
   private async withCounts(scope: Scope, groups: DeviceGroupTable[]): Promise<TDeviceGroup[]> {
@@ -78,9 +77,7 @@ export class GroupService {
 
   /** Throws 404 unless the group is the company's. */
   async requireInCompany(scope: Scope, id: string): Promise<void> {
-    if (!(await this.repository.findById(scope.companyId, id))) {
-      throw new AppError('deviceGroupNotFound', 404);
-    }
+    await requireAccess(this.repository.findById(scope.companyId, id), 'deviceGroupNotFound');
   }
 
   /** Group ids of the company by name, for imports that name groups. */
@@ -123,8 +120,7 @@ export class GroupService {
 
   /** All or nothing; the devices of deleted groups stay, in no group. */
   async delete(scope: Scope, ids: string[]): Promise<number> {
-    const existing = await this.repository.existingIds(scope.companyId, ids);
-    if (existing.length < new Set(ids).size) throw notFound();
+    await requireAccessToAll(ids, (unique) => this.repository.existingIds(scope.companyId, unique));
     return this.repository.delete(scope.companyId, ids);
   }
 }

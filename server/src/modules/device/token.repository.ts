@@ -62,7 +62,7 @@ export class TokenRepository {
   }
 
   async insert(row: DeviceTokenTable): Promise<void> {
-    await this.db.insertInto('device_token').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('device_token', row).execute();
   }
 
   async update(

@@ -9,6 +9,7 @@ import type {
   TRemovedSnAllow,
   TRemovedSnQuery,
 } from '@blrms/contracts';
+import { requireAccess, requireAccessToAll } from '../../platform/auth/access.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import { sha256 } from '../../platform/auth/tokens.js';
 import type { Bus } from '../../platform/bus/bus.js';
@@ -16,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { TokenRepository } from './token.repository.js';
-import { iso, pageResult, type Page } from './paging.js';
+import { iso, pageResult, type Page } from './paging.rules.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const CODE_LENGTH = 8;
@@ -83,8 +84,10 @@ export class TokenService {
 
   /** A token of the caller's company, for devices added or imported with it (404 otherwise). */
   async forDevices(scope: Scope, id: string): Promise<TokenForDevices> {
-    const row = await this.repository.findById(scope.companyId, id);
-    if (!row) throw new AppError('deviceTokenNotFound', 404);
+    const row = await requireAccess(
+      this.repository.findById(scope.companyId, id),
+      'deviceTokenNotFound',
+    );
     return {
       id: row.id,
       code: row.code,
@@ -166,8 +169,7 @@ export class TokenService {
 
   /** All or nothing: a token that devices still use is refused with their count. */
   async delete(scope: Scope, ids: string[]): Promise<number> {
-    const existing = await this.repository.existingIds(scope.companyId, ids);
-    if (existing.length < new Set(ids).size) throw notFound();
+    await requireAccessToAll(ids, (unique) => this.repository.existingIds(scope.companyId, unique));
     const inUse = await this.repository.deviceCounts(scope.companyId, ids);
     const count = inUse.reduce((sum, t) => sum + t.count, 0);
     if (count > 0) throw new AppError('deviceTokenInUse', 409, { count });
@@ -181,9 +183,7 @@ export class TokenService {
     await this.bus.publish('device.kick', { tokenIds, reason: 'token-disabled' });
   }
 
-  private async require(companyId: string, id: string): Promise<TokenRow> {
-    const row = await this.repository.findById(companyId, id);
-    if (!row) throw notFound();
-    return row;
+  private require(companyId: string, id: string): Promise<TokenRow> {
+    return requireAccess(this.repository.findById(companyId, id));
   }
 }

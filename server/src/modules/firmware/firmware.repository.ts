@@ -70,7 +70,7 @@ export class FirmwareRepository {
   }
 
   async insert(row: FirmwareTable): Promise<void> {
-    await this.db.insertInto('firmware').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('firmware', row).execute();
   }
 
   async updateReleaseNotes(companyId: string, id: string, notes: string | null): Promise<boolean> {
@@ -116,10 +116,9 @@ export class FirmwareRepository {
   /** Bytes of firmware files the company stores, and its own quota (null: the default). */
   async storage(companyId: string): Promise<{ stored: number; quota: number | null }> {
     const [used, company] = await Promise.all([
-      this.db
+      scoped(this.db, companyId)
         .selectFrom('firmware')
         .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
-        .where('company_id', '=', companyId)
         .executeTakeFirst(),
       this.db
         .selectFrom('sys_company')

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
 import { message } from '../../platform/http/messages.js';
-import { parseRange } from './byte-range.js';
+import { parseRange } from './byte-range.rules.js';
 import type { FirmwareService, FirmwareUpload } from './firmware.service.js';
 
 const tags = ['firmware'];

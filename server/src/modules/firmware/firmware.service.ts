@@ -12,6 +12,7 @@ import {
   type TFirmwareUploadFields,
   type TStorageUsage,
 } from '@blrms/contracts';
+import { requireAccess } from '../../platform/auth/access.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
@@ -27,7 +28,7 @@ import {
   type StorageReservations,
 } from '../../platform/files/storage-quota.js';
 import { AppError, forbidden } from '../../platform/http/app-error.js';
-import { iso, pageResult, type Page } from '../device/paging.js';
+import { iso, pageResult, type Page } from '../device/paging.rules.js';
 import { truthy, type FirmwareRepository, type FirmwareRow } from './firmware.repository.js';
 
 const AREA = 'firmware';
@@ -316,9 +317,7 @@ export class FirmwareService {
     return { stored, limit: limit === 0 ? null : limit };
   }
 
-  private async require(companyId: string, id: string): Promise<FirmwareRow> {
-    const row = await this.repository.find(companyId, id);
-    if (!row) throw new AppError('firmwareNotFound', 404);
-    return row;
+  private require(companyId: string, id: string): Promise<FirmwareRow> {
+    return requireAccess(this.repository.find(companyId, id), 'firmwareNotFound');
   }
 }

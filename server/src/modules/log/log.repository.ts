@@ -5,7 +5,7 @@ import type { SysLogTable } from '../../platform/db/schema.js';
 import { containing } from '../../platform/db/like.js';
 import { selectPage } from '../../platform/db/page.js';
 import { scoped } from '../../platform/db/scoped.js';
-import type { RecordSource } from './operation.js';
+import type { RecordSource } from './operation.rules.js';
 
 const SORT_COLUMNS = {
   createTime: 'create_time',

@@ -22,7 +22,7 @@ import {
   requestParamsOf,
   type OperationWords,
   type RecordNames,
-} from './operation.js';
+} from './operation.rules.js';
 
 const VISIT_DAYS = 7;
 const LAST_LOGINS = 10;

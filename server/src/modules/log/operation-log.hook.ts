@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { scopeIfSignedIn } from '../../platform/auth/scope.js';
-import type { RecordNames } from './operation.js';
+import type { RecordNames } from './operation.rules.js';
 import type { LogService } from './log.service.js';
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -75,7 +75,7 @@ export class PositionRepository {
   }
 
   async insert(row: SysPositionTable): Promise<void> {
-    await this.db.insertInto('sys_position').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('sys_position', row).execute();
   }
 
   async update(

@@ -69,7 +69,24 @@ export class RoleRepository {
   }
 
   async insert(row: SysRoleTable): Promise<void> {
-    await this.db.insertInto('sys_role').values(row).execute();
+    await scoped(this.db, row.company_id).insertInto('sys_role', row).execute();
+  }
+
+  /** A role with its grants, in the caller's transaction (a company is created with its admin role). */
+  async insertWithGrants(row: SysRoleTable, permissionIds: string[], trx: Db): Promise<void> {
+    await scoped(trx, row.company_id).insertInto('sys_role', row).execute();
+    if (permissionIds.length > 0) {
+      await trx
+        .insertInto('sys_role_permission')
+        .values(
+          permissionIds.map((permission_id) => ({
+            role_id: row.id,
+            permission_id,
+            data_rule_ids: null,
+          })),
+        )
+        .execute();
+    }
   }
 
   async update(

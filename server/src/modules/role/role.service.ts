@@ -15,6 +15,7 @@ import type { Grants, PermissionService } from '../../platform/auth/permissions.
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/db/ids.js';
 import type { SysRoleTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
@@ -55,6 +56,29 @@ export class RoleService {
     private readonly bus: Bus,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * A new company's `admin` role with its grants, inside the transaction that creates the
+   * company.
+   */
+  async addCompanyAdminRole(
+    role: { id: string; companyId: string; permissionIds: string[]; now: number },
+    trx: Db,
+  ): Promise<void> {
+    await this.repository.insertWithGrants(
+      {
+        id: role.id,
+        company_id: role.companyId,
+        role_code: 'admin',
+        role_name: '管理员',
+        role_name_en: 'Administrator',
+        description: null,
+        create_time: role.now,
+      },
+      role.permissionIds,
+      trx,
+    );
+  }
 
   async list(scope: Scope, query: TRoleQuery): Promise<TRolePage> {
     const { records, total } = await this.repository.page(scope.companyId, query);

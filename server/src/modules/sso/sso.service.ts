@@ -16,7 +16,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { AuthService, LoginContext } from '../auth/auth.service.js';
 import type { LogService } from '../log/log.service.js';
 import type { UserService } from '../user/user.service.js';
-import { parseCasResponse } from './cas.js';
+import { parseCasResponse } from './cas.service.js';
 import type { SsoRepository } from './sso.repository.js';
 
 /** A user has this long at the identity provider to come back with the code. */

@@ -7,7 +7,7 @@ import {
   type CasServer,
   type RunningProvider,
 } from '../../test/sso-providers.js';
-import { parseCasResponse } from './cas.js';
+import { parseCasResponse } from './cas.service.js';
 
 const CONSOLE = 'http://console.test';
 const CAS_CALLBACK = `${CONSOLE}/user/sso/cas`;

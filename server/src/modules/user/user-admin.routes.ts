@@ -25,7 +25,7 @@ import type { SheetUpload } from '../../platform/sheet/sheet-reader.js';
 import { readSheetForm, registerSheetUpload } from '../../platform/sheet/sheet-upload.js';
 import { SHEET_CONTENT_TYPES, attachment } from '../../platform/sheet/sheet-writer.js';
 import type { UserAdminService } from './user-admin.service.js';
-import { parseUserFile, userSheet } from './user-file.js';
+import { parseUserFile, userSheet } from './user-file.rules.js';
 
 const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 const CSV_TYPE = 'text/csv';

@@ -25,14 +25,15 @@ import type { SysUserTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message } from '../../platform/http/messages.js';
-import { weakPasswordReason } from './password-policy.js';
+import { weakPasswordReason } from './password-policy.rules.js';
+import { newUserRow } from './user.service.js';
 import type {
   NamedRow,
-  UserAdminRepository,
+  UserRepository,
   UserFilter,
   UserLinkRows,
   UserLinks,
-} from './user-admin.repository.js';
+} from './user.repository.js';
 
 /** Rows of an export, and of an import, at most. */
 export const USER_FILE_MAX_ROWS = 5000;
@@ -66,7 +67,7 @@ export interface ImportRow {
  */
 export class UserAdminService {
   constructor(
-    private readonly repository: UserAdminRepository,
+    private readonly repository: UserRepository,
     private readonly permissions: PermissionService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
@@ -126,22 +127,18 @@ export class UserAdminService {
     const now = this.clock();
     const id = newId();
     await this.repository.insert(
-      {
+      newUserRow({
         id,
         company_id: companyId,
         username: input.username,
         realname: input.realname,
         password_hash: await this.hasher.hash(input.password),
-        avatar: null,
         phone: input.phone ?? null,
         email: input.email ?? null,
         status: ADMIN_USER_STATUS.normal,
-        org_code: null,
-        del_flag: 0,
         create_by: scope.username,
         create_time: now,
-        update_time: null,
-      },
+      }),
       links,
     );
     return this.detail(id, lang);
@@ -226,7 +223,7 @@ export class UserAdminService {
   /** An administrator sets another user's password; the user's sessions end. */
   async changePassword(scope: Scope, input: TAdminChangePassword): Promise<void> {
     const actor = await this.actor(scope);
-    const found = await this.repository.findByUsername(input.username);
+    const found = await this.repository.findBy('username', input.username);
     const user = found ? await this.target(actor, found.id) : undefined;
     if (!user) throw notFound();
     await this.assertOutranks(actor, user);
@@ -257,22 +254,18 @@ export class UserAdminService {
         continue;
       }
       await this.repository.insert(
-        {
+        newUserRow({
           id: newId(),
           company_id: scope.companyId,
           username: row.username,
           realname: row.realname || row.username,
           password_hash: await this.hasher.hash(randomBytes(24).toString('base64url')),
-          avatar: null,
           phone: row.phone || null,
           email: row.email || null,
           status: row.status === String(ADMIN_USER_STATUS.frozen) ? 2 : 1,
-          org_code: null,
-          del_flag: 0,
           create_by: scope.username,
           create_time: now,
-          update_time: null,
-        },
+        }),
         { roleIds: [], departIds: [], positionIds: [] },
       );
       created += 1;
@@ -300,7 +293,7 @@ export class UserAdminService {
   }
 
   private async detail(id: string, lang: Lang): Promise<TAdminUser> {
-    const row = await this.repository.findById(id, null);
+    const row = await this.repository.findWithCompany(id, null);
     if (!row) throw notFound();
     const [user] = await this.toAdminUsers([row], lang);
     if (!user) throw notFound();
@@ -325,7 +318,7 @@ export class UserAdminService {
   /** Platform administrators reach every company's users; anyone else, their company's only. */
   private async target(actor: Actor, id: string): Promise<UserRow> {
     const companyId = actor.grants.platformAdmin ? null : actor.scope.companyId;
-    const user = await this.repository.findById(id, companyId);
+    const user = await this.repository.findWithCompany(id, companyId);
     if (!user) throw notFound();
     return user;
   }

@@ -9,12 +9,30 @@ import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
 import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
 import type { SysUserTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, unauthorized } from '../../platform/http/app-error.js';
-import { weakPasswordReason } from './password-policy.js';
-import type { UserRepository } from './user.repository.js';
+import { weakPasswordReason } from './password-policy.rules.js';
+import type { UserLinks, UserRepository } from './user.repository.js';
 
 export type UserRow = SysUserTable;
+
+export type LoginField = 'username' | 'phone' | 'email';
+
+/** A new live user row: the one place that knows a new user's defaults. */
+export function newUserRow(
+  fields: Omit<SysUserTable, 'avatar' | 'org_code' | 'del_flag' | 'create_by' | 'update_time'> &
+    Partial<Pick<SysUserTable, 'org_code' | 'create_by'>>,
+): SysUserTable {
+  return {
+    avatar: null,
+    org_code: null,
+    del_flag: 0,
+    create_by: null,
+    update_time: null,
+    ...fields,
+  };
+}
 
 export function toUserInfo(user: UserRow): TUserInfo {
   return {
@@ -39,7 +57,38 @@ export class UserService {
   ) {}
 
   findForLogin(username: string): Promise<UserRow | undefined> {
-    return this.repository.findByUsername(username);
+    return this.repository.findBy('username', username);
+  }
+
+  /** A live user by a unique login field (account flows: reset by email or phone). */
+  findBy(field: LoginField, value: string): Promise<UserRow | undefined> {
+    return this.repository.findBy(field, value);
+  }
+
+  /** Whether any user has the value, deleted ones included (their names stay reserved). */
+  isTaken(field: LoginField, value: string): Promise<boolean> {
+    return this.repository.taken(field, value, undefined);
+  }
+
+  /**
+   * Creates the user with its links; inside the caller's transaction when `executor` is one (a
+   * company is created with its first administrator, all or nothing).
+   */
+  async create(user: UserRow, links: UserLinks, executor?: Db): Promise<void> {
+    await this.repository.insert(user, links, executor);
+  }
+
+  /** Stores a new password hash; the caller ends the user's sessions. */
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.repository.setPasswordHash(userId, passwordHash, this.clock());
+  }
+
+  /**
+   * The users stop having the department as their current one, inside the caller's transaction
+   * (they leave the department).
+   */
+  async clearCurrentDepart(userIds: string[], orgCode: string, executor: Db): Promise<void> {
+    await this.repository.clearCurrentDepart(userIds, orgCode, this.clock(), executor);
   }
 
   async departsOf(userId: string, companyId: string): Promise<TDepart[]> {
@@ -98,11 +147,7 @@ export class UserService {
       oldPassword: input.oldpassword,
     });
     if (reason) throw new AppError('weakPassword', 400, { reason });
-    await this.repository.setPasswordHash(
-      user.id,
-      await this.hasher.hash(input.password),
-      this.clock(),
-    );
+    await this.setPasswordHash(user.id, await this.hasher.hash(input.password));
     await this.sessions.revokeAllOf(user.id);
   }
 

@@ -99,6 +99,14 @@ export class PermissionService {
     return grants;
   }
 
+  /**
+   * Whether the user holds the platform company's `admin` role, read from the database rather
+   * than the grants cache: for checks that must not lag a role change by the cache's seconds.
+   */
+  isPlatformAdmin(userId: string): Promise<boolean> {
+    return this.repository.isPlatformAdmin(userId);
+  }
+
   async has(userId: string, companyId: string, code: string): Promise<boolean> {
     return (await this.grantsOf(userId, companyId)).codes.has(code);
   }

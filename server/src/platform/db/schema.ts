@@ -655,6 +655,8 @@ export interface Database {
   campaign_device: CampaignDeviceTable;
   sys_sso_state: SysSsoStateTable;
   sys_sso_ticket: SysSsoTicketTable;
+  sys_job: SysJobTable;
+  sys_job_run: SysJobRunTable;
 }
 
 /** A pending OpenID Connect sign-in; spent by its callback. */
@@ -676,3 +678,31 @@ export interface SysSsoTicketTable {
 export type TenantTable = {
   [T in keyof Database]: Database[T] extends { company_id: string | null } ? T : never;
 }[keyof Database];
+
+/** A job run on one node of the cluster at a time: its lease, its run in progress, its last run. */
+export interface SysJobTable {
+  name: string;
+  lease_node: string | null;
+  lease_until: number;
+  running_since: number | null;
+  last_start: number | null;
+  last_end: number | null;
+  /** `ok` or `failed`. */
+  last_outcome: string | null;
+  last_error: string | null;
+  last_node: string | null;
+  runs: number;
+  failures: number;
+}
+
+/** A run of a scheduled job worth keeping: a failure, or any run of a job run at most once a minute. */
+export interface SysJobRunTable {
+  id: string;
+  job_name: string;
+  node: string;
+  start_time: number;
+  end_time: number;
+  /** `ok` or `failed`. */
+  outcome: string;
+  error: string | null;
+}

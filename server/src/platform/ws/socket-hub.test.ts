@@ -15,7 +15,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { departId, permissionId } from '../../db/seed/seed.js';
-import type { DeviceRef } from '../../modules/device-gateway/uplink-sink.js';
+import type { DeviceRef } from '../../modules/device-gateway/uplink-sink.service.js';
 import {
   ADMIN_PASSWORD,
   PLATFORM_ID,
@@ -35,7 +35,7 @@ import { sha256 } from '../auth/tokens.js';
 import { newId } from '../db/ids.js';
 import type { Bus } from '../bus/bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
-import { MAX_DEVICE_CHANNELS } from './socket-hub.js';
+import { MAX_DEVICE_CHANNELS } from '../../modules/device-data/device-channels.service.js';
 
 /** A console socket that records what it receives and how it closed. */
 class Probe {

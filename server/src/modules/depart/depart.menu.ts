@@ -1,0 +1,65 @@
+import { type SeedPermission } from '../../db/seed/menu.js';
+
+/** This module's pages and buttons in the menu catalogue (seeded at start, see db/seed). */
+export const departMenu: SeedPermission[] = [
+  // Organisation pages (issue 6, helper C): departments and positions under 账户权限, companies under 系统管理.
+  {
+    key: 'account-depart',
+    parent: 'account',
+    name: '组织机构',
+    name_en: 'Organizational structure',
+    menu_type: 1,
+    url: '/account/depart',
+    component_name: 'account-depart',
+    component: 'account/DepartList',
+    icon: 'cluster',
+    perms: 'account:depart:list',
+    sort_no: 10,
+    is_leaf: 0,
+  },
+  {
+    key: 'account-depart-add',
+    parent: 'account-depart',
+    name: '添加部门',
+    name_en: 'Add department',
+    menu_type: 2,
+    perms: 'account:depart:add',
+    sort_no: 0,
+  },
+  {
+    key: 'account-depart-edit',
+    parent: 'account-depart',
+    name: '编辑部门',
+    name_en: 'Edit department',
+    menu_type: 2,
+    perms: 'account:depart:edit',
+    sort_no: 1,
+  },
+  {
+    key: 'account-depart-delete',
+    parent: 'account-depart',
+    name: '删除部门',
+    name_en: 'Delete department',
+    menu_type: 2,
+    perms: 'account:depart:delete',
+    sort_no: 2,
+  },
+  {
+    key: 'account-depart-authorize',
+    parent: 'account-depart',
+    name: '部门授权',
+    name_en: 'Department permissions',
+    menu_type: 2,
+    perms: 'account:depart:authorize',
+    sort_no: 3,
+  },
+  {
+    key: 'account-depart-member',
+    parent: 'account-depart',
+    name: '部门成员',
+    name_en: 'Department members',
+    menu_type: 2,
+    perms: 'account:depart:member',
+    sort_no: 4,
+  },
+];

@@ -1,0 +1,246 @@
+import type { TDeviceLive } from '@blrms/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../platform/bus/bus.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DeviceSessionTable } from '../../platform/db/schema.js';
+import { expectedRestart } from '../device/expected-restart.rules.js';
+import { isoOrNull } from '../device/paging.rules.js';
+import type {
+  GatewayRepository,
+  LiveRow,
+  PresenceChange,
+  SessionClose,
+} from './gateway.repository.js';
+
+export interface PresenceWriterOptions {
+  /** How long changes gather before they are written together. */
+  intervalMs: number;
+  /** Changes per transaction; a larger backlog is written in several, back to back. */
+  maxBatch: number;
+  /**
+   * How long "last seen" times gather before they join a batch: a device's row is written at most
+   * once per interval however often it sends, and the console is this far behind at most.
+   */
+  seenIntervalMs: number;
+}
+
+export const DEFAULT_PRESENCE_OPTIONS: PresenceWriterOptions = {
+  intervalMs: 100,
+  maxBatch: 2000,
+  seenIntervalMs: 3000,
+};
+
+const RETRY_MS = 1000;
+/** Devices per `device.live` message. */
+const LIVE_CHUNK = 500;
+
+export function toDeviceLive(row: LiveRow, now: number): TDeviceLive {
+  return {
+    id: row.id,
+    sn: row.sn,
+    groupId: row.group_id,
+    status: row.status === 'online' ? 'online' : 'offline',
+    ip: row.ip,
+    series: row.series,
+    model: row.model,
+    version: row.version,
+    lastSeenAt: isoOrNull(row.last_seen_at),
+    lastConnectAt: isoOrNull(row.last_connect_at),
+    lastDisconnectAt: isoOrNull(row.last_disconnect_at),
+    disconnectReason: row.disconnect_reason,
+    expectedRestart: expectedRestart(row, now),
+  };
+}
+
+/** The later change wins column by column; a guard stays only when both changes had one. */
+function merge(earlier: PresenceChange, later: PresenceChange): PresenceChange {
+  const guard = earlier.guard && later.guard ? later.guard : undefined;
+  const values = { ...earlier.values, ...later.values };
+  // Last seen never goes back: a buffered time joins a batch after the changes it preceded.
+  const seen = [earlier.values.last_seen_at, later.values.last_seen_at].filter(
+    (t): t is number => typeof t === 'number',
+  );
+  if (seen.length > 0) values.last_seen_at = Math.max(...seen);
+  return {
+    deviceId: later.deviceId,
+    companyId: later.companyId,
+    values,
+    ...(guard ? { guard } : {}),
+  };
+}
+
+/**
+ * Presence is written in batches: changes gather for ~100 ms, coalesced per device (a connect and
+ * a disconnect in the same window make one row update), then go to the database in one
+ * transaction with the connection history (sessions opened and closed), and the rows as
+ * persisted go out on the bus (`device.live`, per company) to the consoles of every node. A
+ * connect storm thus costs one statement per device and one commit per batch, and a device's
+ * status reaches the console well within a second. "Last seen" times of uplinks gather longer
+ * (`seenIntervalMs`) and then join a batch, one row update per device whatever it sent.
+ */
+export class PresenceWriter {
+  private pending = new Map<string, PresenceChange>();
+  private opened = new Map<string, DeviceSessionTable>();
+  private closing = new Map<string, SessionClose>();
+  private seenPending = new Map<string, { companyId: string; at: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private seenTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly repository: GatewayRepository,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: PresenceWriterOptions = DEFAULT_PRESENCE_OPTIONS,
+  ) {}
+
+  write(change: PresenceChange): void {
+    // A change that sets the time itself (connect, disconnect, status) supersedes a buffered one.
+    if (change.values.last_seen_at !== undefined) this.seenPending.delete(change.deviceId);
+    const earlier = this.pending.get(change.deviceId);
+    this.pending.set(change.deviceId, earlier ? merge(earlier, change) : change);
+    this.schedule(this.options.intervalMs);
+  }
+
+  /** A message from the device: its last-seen time joins the next batch after the interval. */
+  seen(deviceId: string, companyId: string, at: number): void {
+    this.seenPending.set(deviceId, { companyId, at });
+    if (this.seenTimer || this.closed) return;
+    this.seenTimer = setTimeout(() => {
+      this.seenTimer = null;
+      this.moveSeen();
+    }, this.options.seenIntervalMs);
+  }
+
+  /** A connection began: its session row is written with the batch. */
+  sessionOpened(session: DeviceSessionTable): void {
+    this.opened.set(session.id, session);
+    this.schedule(this.options.intervalMs);
+  }
+
+  /** A connection ended: its session is closed (in the same row, when not written yet). */
+  sessionClosed(close: SessionClose): void {
+    const unwritten = this.opened.get(close.id);
+    if (unwritten) {
+      unwritten.disconnected_at = close.disconnectedAt;
+      unwritten.reason = close.reason;
+    } else {
+      this.closing.set(close.id, close);
+    }
+    this.schedule(this.options.intervalMs);
+  }
+
+  /** Writes everything pending now, buffered last-seen times too (and waits for a write). */
+  async flush(): Promise<void> {
+    if (this.seenTimer) clearTimeout(this.seenTimer);
+    this.seenTimer = null;
+    this.moveSeen();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.running) await this.running;
+    if (this.hasPending()) await this.run();
+  }
+
+  /** Writes what is pending and stops. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private hasPending(): boolean {
+    return this.pending.size > 0 || this.opened.size > 0 || this.closing.size > 0;
+  }
+
+  private moveSeen(): void {
+    const seen = this.seenPending;
+    this.seenPending = new Map();
+    for (const [deviceId, { companyId, at }] of seen) {
+      this.write({ deviceId, companyId, values: { last_seen_at: at } });
+    }
+  }
+
+  /** Sends rows changed outside the writer (bulk updates) to the consoles. */
+  async publish(rows: LiveRow[]): Promise<void> {
+    const now = this.clock();
+    const byCompany = new Map<string, TDeviceLive[]>();
+    for (const row of rows) {
+      const list = byCompany.get(row.company_id) ?? [];
+      list.push(toDeviceLive(row, now));
+      byCompany.set(row.company_id, list);
+    }
+    for (const [companyId, devices] of byCompany) {
+      for (let i = 0; i < devices.length; i += LIVE_CHUNK) {
+        try {
+          await this.bus.publish('device.live', {
+            companyId,
+            devices: devices.slice(i, i + LIVE_CHUNK),
+          });
+        } catch (error) {
+          this.log.warn({ err: error }, 'device.live not published');
+        }
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.running) void this.run();
+    }, delayMs);
+  }
+
+  private run(): Promise<void> {
+    this.running = this.drain().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.hasPending()) {
+      const batch = take(this.pending, this.options.maxBatch);
+      // Sessions are opened before they are closed: a close in this batch may be of an opening
+      // in an earlier one, never of a later one.
+      const opened = take(this.opened, this.options.maxBatch);
+      const closed = take(this.closing, this.options.maxBatch);
+      let rows: LiveRow[];
+      try {
+        rows = await this.repository.applyPresence(batch, { opened, closed });
+      } catch (error) {
+        this.log.error({ err: error, devices: batch.length }, 'presence not written; retrying');
+        for (const change of batch) {
+          const later = this.pending.get(change.deviceId);
+          this.pending.set(change.deviceId, later ? merge(change, later) : change);
+        }
+        for (const close of closed) this.closing.set(close.id, close);
+        for (const session of opened) {
+          // A close that came meanwhile goes into the row: the two may land in different batches.
+          const close = this.closing.get(session.id);
+          if (close) {
+            this.closing.delete(session.id);
+            session.disconnected_at = close.disconnectedAt;
+            session.reason = close.reason;
+          }
+          this.opened.set(session.id, session);
+        }
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        this.schedule(RETRY_MS);
+        return;
+      }
+      await this.publish(rows);
+    }
+  }
+}
+
+/** Removes and returns up to `max` entries, oldest first. */
+function take<T>(map: Map<string, T>, max: number): T[] {
+  const taken: T[] = [];
+  for (const [key, value] of map) {
+    if (taken.length >= max) break;
+    taken.push(value);
+    map.delete(key);
+  }
+  return taken;
+}

@@ -1,0 +1,55 @@
+import { type SeedPermission } from '../../db/seed/menu.js';
+
+/** This module's pages and buttons in the menu catalogue (seeded at start, see db/seed). */
+export const permissionMenu: SeedPermission[] = [
+  {
+    key: 'account-permission',
+    parent: 'account',
+    name: '菜单权限',
+    name_en: 'Menu permissions',
+    menu_type: 1,
+    url: '/account/permission',
+    component_name: 'account-permission',
+    component: 'account/PermissionList',
+    icon: 'menu',
+    perms: 'account:permission:list',
+    sort_no: 60,
+    is_leaf: 0,
+  },
+  {
+    key: 'account-permission-add',
+    parent: 'account-permission',
+    name: '添加菜单',
+    name_en: 'Add menu',
+    menu_type: 2,
+    perms: 'account:permission:add',
+    sort_no: 0,
+  },
+  {
+    key: 'account-permission-edit',
+    parent: 'account-permission',
+    name: '编辑菜单',
+    name_en: 'Edit menu',
+    menu_type: 2,
+    perms: 'account:permission:edit',
+    sort_no: 1,
+  },
+  {
+    key: 'account-permission-delete',
+    parent: 'account-permission',
+    name: '删除菜单',
+    name_en: 'Delete menu',
+    menu_type: 2,
+    perms: 'account:permission:delete',
+    sort_no: 2,
+  },
+  {
+    key: 'account-permission-datarule',
+    parent: 'account-permission',
+    name: '数据规则',
+    name_en: 'Data rules',
+    menu_type: 2,
+    perms: 'account:permission:datarule',
+    sort_no: 3,
+  },
+];
