@@ -2,6 +2,7 @@
  * Language and layout settings (spec sections 2, 3 and 9): English renames the login page and the
  * menu, the theme colour and menu style apply at once and survive a reload, as do layout and tabs.
  */
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newConsolePage, type StorageState } from './support/browser.js';
@@ -19,10 +20,35 @@ import { useConsoleHarness } from './support/harness.js';
 
 const harness = useConsoleHarness();
 let storage: StorageState;
+/** The built language catalogs by URL path: `zh-CN` is the shell's, `system-log/zh-CN` a feature's. */
+let catalogChunks: Map<string, string>;
 
 beforeAll(async () => {
   storage = await adminStorage(harness.browser, harness.server);
+  const manifest = JSON.parse(
+    readFileSync(new URL('../dist/.vite/manifest.json', import.meta.url), 'utf8'),
+  ) as Record<string, { file: string }>;
+  catalogChunks = new Map(
+    Object.entries(manifest).flatMap(([source, chunk]) => {
+      const catalog = /^src\/(?:app\/i18n\/|features\/([\w-]+\/)messages\/)(zh-CN|en-US)\.ts$/;
+      const [, feature = '', language] = catalog.exec(source) ?? [];
+      return language ? [[`/${chunk.file}`, `${feature}${language}`] as const] : [];
+    }),
+  );
 });
+
+/** The language catalogs the page downloads from now on, in the order it asks for them. */
+function catalogsFetched(page: Page): string[] {
+  const catalogs: string[] = [];
+  page.on('request', (request) => {
+    const catalog = catalogChunks.get(new URL(request.url()).pathname);
+    if (catalog) catalogs.push(catalog);
+  });
+  return catalogs;
+}
+
+/** The shell's catalogs among them (features' catalogs are named `feature/language`). */
+const shellCatalogs = (catalogs: string[]) => catalogs.filter((c) => !c.includes('/'));
 
 /** A page of the console, signed in as admin, in a context of its own. */
 async function signedIn(): Promise<Page> {
@@ -65,16 +91,14 @@ async function menuLabels(page: Page): Promise<string[]> {
 describe('language', () => {
   it('switches the login page to English and keeps it after a reload', async () => {
     const page = harness.track(await newConsolePage(harness.browser, harness.server.url));
-    // A visitor downloads the catalog of the language they read, the other one on a switch.
-    const catalogs: string[] = [];
-    page.on('request', (request) => {
-      const name = /\/assets\/(zh-CN|en-US)-[\w-]+\.js$/.exec(request.url())?.[1];
-      if (name) catalogs.push(name);
-    });
+    // A visitor downloads the catalogs of the language they read, the other one on a switch. The
+    // only feature's catalog the login route may fetch is the home page's, which it preloads.
+    const catalogs = catalogsFetched(page);
     await page.goto('/user/login');
     await seen(page.getByText('物联网设备远程管理平台'));
     await seen(page.getByRole('tab', { name: '账号密码登录' }));
-    expect(catalogs).toEqual(['zh-CN']);
+    expect(shellCatalogs(catalogs)).toEqual(['zh-CN']);
+    expect(catalogs.filter((c) => c !== 'zh-CN' && c !== 'dashboard/zh-CN')).toEqual([]);
 
     await switchLanguage(page, page.getByTestId('login-page'), 'English');
     await seen(toast(page, 'switch language success'));
@@ -89,12 +113,14 @@ describe('language', () => {
     await loginForm(page).submit.click();
     await seen(page.getByText('Please enter your username'));
 
-    expect(catalogs).toEqual(['zh-CN', 'en-US']);
+    expect(shellCatalogs(catalogs)).toEqual(['zh-CN', 'en-US']);
 
+    const beforeReload = catalogs.length;
     await page.reload();
     await seen(page.getByRole('button', { name: 'Log in' }));
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
-    expect(catalogs).toEqual(['zh-CN', 'en-US', 'en-US']);
+    expect(shellCatalogs(catalogs)).toEqual(['zh-CN', 'en-US', 'en-US']);
+    expect(catalogs.slice(beforeReload).filter((c) => !c.endsWith('en-US'))).toEqual([]);
 
     await switchLanguage(page, page.getByTestId('login-page'), '中文');
     await seen(toast(page, '中文切换成功'));
@@ -104,9 +130,13 @@ describe('language', () => {
   it('renames the menu, tabs and breadcrumb in English, also after a reload', async () => {
     const page = await signedIn();
     await seen(page.getByTestId('dashboard-greeting'));
+    // A page brings its feature's texts in the reader's language; a switch fetches those of the
+    // pages opened so far in the new language, and a reload only the reader's language.
+    const catalogs = catalogsFetched(page);
     await sideMenu(page).getByText('系统管理', { exact: true }).click();
     await sideMenu(page).getByText('后台日志', { exact: true }).click();
     await seen(page.getByTestId('log-page'));
+    expect(catalogs).toEqual(['system-log/zh-CN']);
     expect(await menuLabels(page)).toEqual([
       '首页',
       '设备管理',
@@ -131,9 +161,15 @@ describe('language', () => {
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
     await seen(page.getByRole('button', { name: 'Log out' }));
     expect(await page.getByText('后台日志').count()).toBe(0);
+    expect(catalogs.slice(1).sort()).toEqual(['dashboard/en-US', 'en-US', 'system-log/en-US']);
 
+    const beforeReload = catalogs.length;
     await page.reload();
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
+    expect(catalogs.slice(beforeReload)).toEqual(
+      expect.arrayContaining(['en-US', 'system-log/en-US']),
+    );
+    expect(catalogs.slice(beforeReload).filter((c) => !c.endsWith('en-US'))).toEqual([]);
     expect(await menuLabels(page)).toEqual([
       'Home',
       'Device Management',

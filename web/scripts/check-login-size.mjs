@@ -1,6 +1,6 @@
 // Sums the gzip size of the JavaScript a browser loads for /user/login (the entry, the login
-// page chunk and their static imports, and a language catalog) from the Vite manifest, and fails
-// above the budget.
+// page chunk and their static imports, and the shell's language catalog: features' catalogs load
+// with their pages) from the Vite manifest, and fails above the budget.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 

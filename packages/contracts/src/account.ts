@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH, ZUsername } from './auth.js';
+import { ZUsername } from './auth.js';
 import { ZId, ZPageQuery, ZTimestamp, pageOf } from './common.js';
+import {
+  PASSWORD_MIN_LENGTH,
+  PHONE_FORMAT_MESSAGE,
+  PHONE_PATTERN,
+  VERIFY_CODE_PATTERN,
+} from './constants.js';
 
-/** Verification codes (email and SMS) are 6 digits. */
-export const VERIFY_CODE_LENGTH = 6;
-/** Seconds the console waits before offering to send another code. */
-export const VERIFY_CODE_RESEND_SECONDS = 60;
-
-export const PHONE_FORMAT_MESSAGE = 'Your phone number format is incorrect.';
 export const ZPhone = z
   .string()
-  .regex(/^1[3-9]\d{9}$/, PHONE_FORMAT_MESSAGE)
+  .regex(PHONE_PATTERN, PHONE_FORMAT_MESSAGE)
   .describe('Mainland China mobile number, 11 digits');
 export const ZEmail = z.email().max(100);
 export const ZVerifyCode = z
   .string()
-  .regex(/^\d{6}$/, 'must be 6 digits')
+  .regex(VERIFY_CODE_PATTERN, 'must be 6 digits')
   .describe('The 6-digit code that was sent');
 const ZPassword = z.string().min(PASSWORD_MIN_LENGTH).max(128);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH, ZUsername } from './auth.js';
+import { ZUsername } from './auth.js';
+import { PASSWORD_MIN_LENGTH } from './constants.js';
 import { ZId, ZPageQuery, ZTimeZone, ZTimestamp, pageOf } from './common.js';
 import { ZDataRule } from './data-rule.js';
 import { EXPORT_FORMATS } from './device.js';
@@ -8,9 +9,6 @@ import { EXPORT_FORMATS } from './device.js';
  * Administration of login accounts, roles and the menu/permission catalogue (spec "Account
  * permissions"). Every request schema is strict: a field the form does not offer is refused.
  */
-
-/** Response header carrying a fingerprint of the caller's grants; the console refetches its menu when it changes. */
-export const PERMISSION_VERSION_HEADER = 'x-permission-version';
 
 export const ADMIN_USER_STATUS = { normal: 1, frozen: 2 } as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZId } from './common.js';
+import { PASSWORD_MIN_LENGTH } from './constants.js';
 
-export const PASSWORD_MIN_LENGTH = 8;
 export const SESSION_LIFETIME_MS = 604_800_000;
 
 export const ZCaptchaKey = z

@@ -33,6 +33,13 @@ export const ZErrorEnvelope = envelope(z.null()).extend({
 });
 export type TErrorEnvelope = z.infer<typeof ZErrorEnvelope>;
 
+/**
+ * The envelope of a response whose result is a `T`, with the field problems of a 4xx: the type of
+ * `envelope(schema)` for a caller that holds the result's type rather than its schema.
+ */
+export type TEnvelope<T> = z.infer<ReturnType<typeof envelope<z.ZodType<T>>>> &
+  Pick<TErrorEnvelope, 'errors'>;
+
 export const PAGE_SIZE_MAX = 1000;
 
 /** Paging query of every list endpoint. */
@@ -52,6 +59,9 @@ export function pageOf<T extends z.ZodType>(record: T) {
     pages: z.number().int(),
   });
 }
+
+/** A page of `T`: the type of `pageOf(schema)` for a caller that holds the row's type. */
+export type TPage<T> = z.infer<ReturnType<typeof pageOf<z.ZodType<T>>>>;
 
 /** Timestamps cross the API as ISO 8601 strings; the console shows them as YYYY-MM-DD HH:mm:ss. */
 export const ZTimestamp = z.string().describe('ISO 8601 time');

@@ -1,3 +1,4 @@
+export * from './constants.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './two-factor.js';

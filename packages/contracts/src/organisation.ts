@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZUsername, PASSWORD_MIN_LENGTH } from './auth.js';
+import { ZUsername } from './auth.js';
+import { PASSWORD_MIN_LENGTH } from './constants.js';
 import { ZId, ZPageQuery, ZTimestamp, pageOf } from './common.js';
 
 /* Departments, department permissions and roles, positions and companies (issue 6). */

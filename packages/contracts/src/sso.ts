@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** The console's callback paths; the CAS `service` and the OIDC `redirect_uri` point at them. */
-export const SSO_CALLBACK_PATHS = { cas: '/user/sso/cas', oidc: '/user/sso/oidc' } as const;
-
 /** What the login page needs to show the single sign-on buttons: names and addresses, no secrets. */
 export const ZSsoConfig = z.object({
   cas: z

@@ -1,5 +1,6 @@
 import i18n from 'i18next';
-import type { TFieldError } from '@blrms/contracts';
+import type { TEnvelope } from '@blrms/contracts';
+import { PERMISSION_VERSION_HEADER } from '@blrms/contracts/constants';
 import {
   ApiError,
   STATUS_NETWORK,
@@ -10,11 +11,6 @@ import {
 import { getCompanyId, getToken } from './session';
 
 const BASE = '/api';
-/**
- * The contracts' PERMISSION_VERSION_HEADER (a test keeps them equal). This module is on the login
- * route, and a value import from the contracts would pull zod into it (+31 KB gzip).
- */
-export const PERMISSION_VERSION_HEADER = 'x-permission-version';
 /** Spec section 9: every request gives up after 9 s. */
 export const REQUEST_TIMEOUT_MS = 9000;
 /** The one GET path that must not carry `_t` (spec section 7). */
@@ -29,13 +25,7 @@ export type RequestOptions = {
   silent?: boolean;
 };
 
-type Envelope = {
-  success: boolean;
-  message: string;
-  code: number;
-  result: unknown;
-  errors?: TFieldError[];
-};
+type Envelope = TEnvelope<unknown>;
 
 function isEnvelope(v: unknown): v is Envelope {
   return typeof v === 'object' && v !== null && 'success' in v && 'code' in v;

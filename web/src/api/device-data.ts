@@ -4,11 +4,13 @@ import type {
   TDeviceEventQuery,
   TDeviceTelemetryHistory,
   TDeviceTelemetryLatest,
+  TPage,
 } from '@blrms/contracts';
 import { http } from './client';
 
 export type DeviceEventParams = Omit<TDeviceEventQuery, '_t'>;
-export type DeviceEventPage = { records: TDeviceEvent[]; total: number };
+/** What the table reads of a page (live events patch the cached one). */
+export type DeviceEventPage = Pick<TPage<TDeviceEvent>, 'records' | 'total'>;
 
 /** What devices report, as stored (issue 4): telemetry, events, and how long they are kept. */
 export const deviceDataApi = {

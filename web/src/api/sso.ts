@@ -4,13 +4,8 @@ import type {
   TOidcCallbackRequest,
   TSsoConfig,
 } from '@blrms/contracts';
+import { SSO_CALLBACK_PATHS } from '@blrms/contracts/constants';
 import { http } from './client';
-
-/**
- * `SSO_CALLBACK_PATHS` of the contracts, repeated here: a value import of the contracts would
- * bring zod into the login route's bundle, which has a size budget.
- */
-export const SSO_CALLBACK_PATHS = { cas: '/user/sso/cas', oidc: '/user/sso/oidc' } as const;
 
 /** The console's own callback page of a protocol, as the provider must send the browser back. */
 export const ssoCallbackUrl = (protocol: keyof typeof SSO_CALLBACK_PATHS) =>

@@ -1,6 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { HOME_PAGE_COMPONENT, preloadPage } from './component-registry';
+import { withTexts } from './i18n';
 import { GuestOnly, RequireAuth } from './guards';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
@@ -8,11 +9,18 @@ import { HOME_PATH, LOGIN_PATH, NOT_FOUND_PATH } from '../shared/paths';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const NotFoundPage = lazy(() => import('../features/exception/NotFoundPage'));
-// Public account pages: chunks of their own, so none of them weighs on the login page.
-const RegisterPage = lazy(() => import('../features/register/RegisterPage'));
-const RegisterResultPage = lazy(() => import('../features/register/RegisterResultPage'));
-const AlterationPage = lazy(() => import('../features/alteration/AlterationPage'));
-const SsoCallbackPage = lazy(() => import('../features/sso/SsoCallbackPage'));
+// Public account pages: chunks of their own, each with its texts, so none weighs on the login page.
+const RegisterPage = lazy(() =>
+  withTexts(['register'], import('../features/register/RegisterPage')),
+);
+const RegisterResultPage = lazy(() =>
+  withTexts(['register'], import('../features/register/RegisterResultPage')),
+);
+const AlterationPage = lazy(() =>
+  withTexts(['alteration'], import('../features/alteration/AlterationPage')),
+);
+const SsoCallbackPage = lazy(() => withTexts(['sso'], import('../features/sso/SsoCallbackPage')));
+
 // The console (layout, menu, pages) is a separate chunk so the login page stays light.
 const loadConsole = () => import('./console/Console');
 const Console = lazy(loadConsole);

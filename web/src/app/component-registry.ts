@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createElement, lazy } from 'react';
+import { withTexts } from './i18n';
 
 type PageModule = { default: ComponentType };
 
@@ -7,30 +8,55 @@ export const NotFoundPage = lazy(() => import('../features/exception/NotFoundPag
 
 /**
  * Server menu `component` keys → console pages. Every page is its own lazy chunk. A key that
- * is not here renders the not-found page, so a menu ahead of the console never breaks it.
+ * is not here renders the not-found page, so a menu ahead of the console never breaks it. A page
+ * loads with the texts of the features it shows: its own, and those of the components it takes from
+ * other features.
  */
 const LOADERS: Record<string, () => Promise<PageModule>> = {
-  'dashboard/Analysis': () => import('../features/dashboard/AnalysisPage'),
-  'system/LogList': () => import('../features/system-log/LogListPage'),
-  'device/TokenList': () => import('../features/device-token/TokenListPage'),
-  'device/GroupList': () => import('../features/device-group/GroupListPage'),
-  'device/DeviceList': () => import('../features/device/DeviceListPage'),
-  'device/DeviceDetail': () => import('../features/device/DeviceDetailPage'),
-  'device/DeviceLogList': () => import('../features/device-log/DeviceLogListPage'),
-  'device/FirmwareList': () => import('../features/firmware/FirmwareListPage'),
-  'device/CampaignList': () => import('../features/campaign/CampaignListPage'),
-  'device/CampaignDetail': () => import('../features/campaign/CampaignDetailPage'),
-  'system/AnnouncementList': () => import('../features/announcement/AnnouncementListPage'),
-  'isps/UserAnnouncement': () => import('../features/user-announcement/UserAnnouncementPage'),
-  'account/DepartList': () => import('../features/account-depart/DepartListPage'),
-  'account/PositionList': () => import('../features/account-position/PositionListPage'),
-  'account/UserList': () => import('../features/account-user/UserListPage'),
-  'account/RoleList': () => import('../features/account-role/RoleListPage'),
-  'account/PermissionList': () => import('../features/account-permission/PermissionListPage'),
-  'system/CompanyList': () => import('../features/system-company/CompanyListPage'),
-  'system/CheckRuleList': () => import('../features/check-rule/CheckRuleListPage'),
-  'test/TestHome': () => import('../features/test-home/TestHomePage'),
-  'isps/ApiKeys': () => import('../features/api-key/ApiKeysPage'),
+  'dashboard/Analysis': () =>
+    withTexts(['dashboard'], import('../features/dashboard/AnalysisPage')),
+  'system/LogList': () => withTexts(['system-log'], import('../features/system-log/LogListPage')),
+  'device/TokenList': () =>
+    withTexts(['device-token'], import('../features/device-token/TokenListPage')),
+  'device/GroupList': () =>
+    withTexts(['device-group'], import('../features/device-group/GroupListPage')),
+  // The device list's bulk configuration (device-config) rolls out as a campaign, with its fields.
+  'device/DeviceList': () =>
+    withTexts(['device', 'device-config', 'campaign'], import('../features/device/DeviceListPage')),
+  // The device page's configuration and command tabs come from those features, and use campaigns.
+  'device/DeviceDetail': () =>
+    withTexts(
+      ['device', 'device-config', 'device-command', 'campaign'],
+      import('../features/device/DeviceDetailPage'),
+    ),
+  'device/DeviceLogList': () =>
+    withTexts(['device-log'], import('../features/device-log/DeviceLogListPage')),
+  'device/FirmwareList': () =>
+    withTexts(['firmware'], import('../features/firmware/FirmwareListPage')),
+  'device/CampaignList': () =>
+    withTexts(['campaign'], import('../features/campaign/CampaignListPage')),
+  'device/CampaignDetail': () =>
+    withTexts(['campaign'], import('../features/campaign/CampaignDetailPage')),
+  'system/AnnouncementList': () =>
+    withTexts(['announcement'], import('../features/announcement/AnnouncementListPage')),
+  'isps/UserAnnouncement': () =>
+    withTexts(['user-announcement'], import('../features/user-announcement/UserAnnouncementPage')),
+  'account/DepartList': () =>
+    withTexts(['account-depart'], import('../features/account-depart/DepartListPage')),
+  'account/PositionList': () =>
+    withTexts(['account-position'], import('../features/account-position/PositionListPage')),
+  'account/UserList': () =>
+    withTexts(['account-user'], import('../features/account-user/UserListPage')),
+  'account/RoleList': () =>
+    withTexts(['account-role'], import('../features/account-role/RoleListPage')),
+  'account/PermissionList': () =>
+    withTexts(['account-permission'], import('../features/account-permission/PermissionListPage')),
+  'system/CompanyList': () =>
+    withTexts(['system-company'], import('../features/system-company/CompanyListPage')),
+  'system/CheckRuleList': () =>
+    withTexts(['check-rule'], import('../features/check-rule/CheckRuleListPage')),
+  'test/TestHome': () => withTexts(['test-home'], import('../features/test-home/TestHomePage')),
+  'isps/ApiKeys': () => withTexts(['api-key'], import('../features/api-key/ApiKeysPage')),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

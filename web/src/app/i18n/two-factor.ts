@@ -1,4 +1,5 @@
 import i18n from 'i18next';
+import type { Widen } from '../../shared/i18n-catalog';
 
 /*
  * Texts of two-factor login and of the login lockout (issue 14, helper authflow), in a namespace
@@ -52,8 +53,6 @@ const zhCN = {
   failReason: '{{ip}}：失败 {{count}} 次',
   unlock: '解除登录锁定',
 } as const;
-
-type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 
 const enUS: Widen<typeof zhCN> = {
   menu: 'Two-factor login',

@@ -8,12 +8,12 @@ import type {
   TDepartRoleEdit,
   TDepartTreeNode,
   TGrantTree,
+  TPage,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
-type Page<T> = { records: T[]; total: number };
 export type MemberParams = Omit<TDepartMemberQuery, '_t' | 'depId'>;
 
 export function useDepartTree() {
@@ -27,7 +27,7 @@ export function useDepartMembers(depId: string, params: MemberParams) {
   return useQuery({
     queryKey: ['departMembers', depId, params],
     queryFn: () =>
-      http.get<Page<TDepartMember>>('/sys/sysDepart/departUserList', { depId, ...params }),
+      http.get<TPage<TDepartMember>>('/sys/sysDepart/departUserList', { depId, ...params }),
     placeholderData: keepPreviousData,
   });
 }
@@ -68,7 +68,7 @@ export function useDepartRoles(deptId: string, pageNo: number, pageSize: number)
   return useQuery({
     queryKey: ['departRoles', deptId, pageNo, pageSize],
     queryFn: () =>
-      http.get<Page<TDepartRole>>('/sys/sysDepartRole/list', {
+      http.get<TPage<TDepartRole>>('/sys/sysDepartRole/list', {
         deptId,
         pageNo,
         pageSize,
@@ -101,73 +101,64 @@ export function useRoleUserIds(roleId: string | null) {
  * to grants also refreshes the caller's own menu, which may depend on them.
  */
 export function useDepartMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const refresh =
-    (...keys: string[]) =>
-    (result: { message: string }) => {
-      void message.success(result.message);
-      for (const key of keys) void queryClient.invalidateQueries({ queryKey: [key] });
-    };
+  const refresh = (...keys: string[]) => ({
+    invalidates: keys.map((key) => [key]),
+    successMessage: serverMessage,
+  });
   return {
-    add: useMutation({
+    add: useEntityMutation({
       mutationFn: (input: TDepartAdd) =>
         request<TDepartTreeNode>('POST', '/sys/sysDepart/add', { body: input }),
-      onSuccess: refresh('departTree'),
+      ...refresh('departTree'),
     }),
-    edit: useMutation({
+    edit: useEntityMutation({
       mutationFn: (input: TDepartEdit) =>
         request<TDepartTreeNode>('PUT', '/sys/sysDepart/edit', { body: input }),
-      onSuccess: refresh('departTree'),
+      ...refresh('departTree'),
     }),
-    remove: useMutation({
+    remove: useEntityMutation({
       mutationFn: (id: string) =>
         request<null>('DELETE', '/sys/sysDepart/delete', { params: { id } }),
-      onSuccess: refresh('departTree'),
+      ...refresh('departTree'),
     }),
-    addMembers: useMutation({
+    addMembers: useEntityMutation({
       mutationFn: (input: { depId: string; userIdList: string[] }) =>
         request<null>('POST', '/sys/sysDepart/editSysDepartWithUser', { body: input }),
-      onSuccess: refresh('departMembers', 'departCandidates'),
+      ...refresh('departMembers', 'departCandidates'),
     }),
-    removeMembers: useMutation({
+    removeMembers: useEntityMutation({
       mutationFn: (input: { depId: string; userIds: string[] }) =>
         request<null>('DELETE', '/sys/sysDepart/deleteUserInDepartBatch', {
           params: { depId: input.depId, userIds: input.userIds.join(',') },
         }),
-      onSuccess: refresh('departMembers', 'departCandidates', 'departRoleUsers', 'userPermission'),
+      ...refresh('departMembers', 'departCandidates', 'departRoleUsers', 'userPermission'),
     }),
-    saveDepartPermission: useMutation({
+    saveDepartPermission: useEntityMutation({
       mutationFn: (input: { departId: string; permissionIds: string[] }) =>
         request<null>('POST', '/sys/permission/saveDepartPermission', { body: input }),
-      onSuccess: refresh(
-        'departPermission',
-        'departCeiling',
-        'departRolePermission',
-        'userPermission',
-      ),
+      ...refresh('departPermission', 'departCeiling', 'departRolePermission', 'userPermission'),
     }),
-    saveRole: useMutation({
+    saveRole: useEntityMutation({
       mutationFn: (input: TDepartRoleAdd | TDepartRoleEdit) =>
         'id' in input
           ? request<TDepartRole>('PUT', '/sys/sysDepartRole/edit', { body: input })
           : request<TDepartRole>('POST', '/sys/sysDepartRole/add', { body: input }),
-      onSuccess: refresh('departRoles'),
+      ...refresh('departRoles'),
     }),
-    removeRole: useMutation({
+    removeRole: useEntityMutation({
       mutationFn: (id: string) =>
         request<null>('DELETE', '/sys/sysDepartRole/delete', { params: { id } }),
-      onSuccess: refresh('departRoles', 'userPermission'),
+      ...refresh('departRoles', 'userPermission'),
     }),
-    saveRolePermission: useMutation({
+    saveRolePermission: useEntityMutation({
       mutationFn: (input: { roleId: string; permissionIds: string[] }) =>
         request<null>('POST', '/sys/sysDepartPermission/saveDeptRolePermission', { body: input }),
-      onSuccess: refresh('departRolePermission', 'userPermission'),
+      ...refresh('departRolePermission', 'userPermission'),
     }),
-    saveRoleUsers: useMutation({
+    saveRoleUsers: useEntityMutation({
       mutationFn: (input: { roleId: string; userIds: string[] }) =>
         request<null>('POST', '/sys/sysDepartRole/saveRoleUsers', { body: input }),
-      onSuccess: refresh('departRoleUsers', 'userPermission'),
+      ...refresh('departRoleUsers', 'userPermission'),
     }),
   };
 }

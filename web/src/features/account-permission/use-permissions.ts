@@ -6,9 +6,9 @@ import type {
   TPermissionRuleAdd,
   TPermissionRuleEdit,
 } from '@blrms/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 export function usePermissionTree() {
   return useQuery({
@@ -28,38 +28,35 @@ export function usePermissionRules(permissionId: string | null) {
 
 /** Catalogue changes reload the tree; the caller's own menu follows through the version header. */
 export function usePermissionMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['permissionTree'] });
-    void queryClient.invalidateQueries({ queryKey: ['permissionRules'] });
+  const done = {
+    invalidates: [['permissionTree'], ['permissionRules']],
+    successMessage: serverMessage,
   };
-  const save = useMutation({
+  const save = useEntityMutation({
     mutationFn: (input: TPermissionAdd | TPermissionEdit) =>
       'id' in input
         ? request<null>('PUT', '/sys/permission/edit', { body: input })
         : request<{ id: string }>('POST', '/sys/permission/add', { body: input }),
-    onSuccess: done,
+    ...done,
   });
-  const remove = useMutation({
+  const remove = useEntityMutation({
     mutationFn: (id: string) =>
       request<null>('DELETE', '/sys/permission/delete', { params: { id } }),
-    onSuccess: done,
+    ...done,
   });
-  const saveRule = useMutation({
+  const saveRule = useEntityMutation({
     mutationFn: (input: TPermissionRuleAdd | TPermissionRuleEdit) =>
       'id' in input
         ? request<null>('PUT', '/sys/permission/editPermissionRule', { body: input })
         : request<TPermissionDataRule>('POST', '/sys/permission/addPermissionRule', {
             body: input,
           }),
-    onSuccess: done,
+    ...done,
   });
-  const removeRule = useMutation({
+  const removeRule = useEntityMutation({
     mutationFn: (id: string) =>
       request<null>('DELETE', '/sys/permission/deletePermissionRule', { params: { id } }),
-    onSuccess: done,
+    ...done,
   });
   return { save, remove, saveRule, removeRule };
 }

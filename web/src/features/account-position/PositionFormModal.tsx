@@ -1,7 +1,8 @@
 import { ModalForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
-import type { TDictItem, TPosition, TPositionAdd } from '@blrms/contracts';
+import { ZPositionAdd, type TDictItem, type TPosition, type TPositionAdd } from '@blrms/contracts';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm } from '../../shared/field-errors';
 
 type Props = {
@@ -39,21 +40,20 @@ export function PositionFormModal({ open, editing, ranks, onClose, onSubmit }: P
       <ProFormText
         name="code"
         label={t('position.code')}
-        rules={[
-          { required: true, message: t('position.codeRequired') },
-          { pattern: /^[A-Za-z0-9_-]+$/, message: t('position.codeRule') },
-          { max: 64 },
-        ]}
+        rules={zodRules(ZPositionAdd, 'code', {
+          required: t('position.codeRequired'),
+          pattern: t('position.codeRule'),
+        })}
       />
       <ProFormText
         name="name"
         label={t('position.name')}
-        rules={[{ required: true, message: t('position.nameRequired') }, { max: 100 }]}
+        rules={zodRules(ZPositionAdd, 'name', { required: t('position.nameRequired') })}
       />
       <ProFormSelect
         name="postRank"
         label={t('position.rank')}
-        rules={[{ required: true, message: t('position.rankRequired') }]}
+        rules={zodRules(ZPositionAdd, 'postRank', { required: t('position.rankRequired') })}
         options={ranks.map((r) => ({ value: r.value, label: r.text }))}
       />
     </ModalForm>

@@ -1,17 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { ProColumns } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
-import type { TPosition } from '@blrms/contracts';
-import { POSITION_SORT_COLUMNS } from '@blrms/contracts';
+import { POSITION_SORT_COLUMNS, ZPositionQuery, type TPosition } from '@blrms/contracts';
 import { Button, Card, Popconfirm, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { PositionFormModal } from './PositionFormModal';
 import type { PositionParams } from './use-positions';
 import { usePositionMutations, usePositionRanks, usePositions } from './use-positions';
-import { sortOf } from '../../shared/table-sort';
 
 const DEFAULT_PARAMS: PositionParams = {
   pageNo: 1,
@@ -25,13 +24,23 @@ type Search = { name?: string; code?: string; postRank?: string };
 /** Position maintenance: positions of the company, with a rank from the `position_rank` dictionary. */
 export default function PositionListPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useState<PositionParams>(DEFAULT_PARAMS);
+  const list = useListPage<PositionParams, Search>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({
+      name: values.name?.trim() || undefined,
+      code: values.code?.trim() || undefined,
+      postRank: values.postRank || undefined,
+    }),
+    sort: { columns: POSITION_SORT_COLUMNS, fallback: 'createTime' },
+    reset: 'defaults',
+    url: ZPositionQuery,
+  });
   const [form, setForm] = useState<{ open: boolean; editing: TPosition | null }>({
     open: false,
     editing: null,
   });
   const [selected, setSelected] = useState<string[]>([]);
-  const positions = usePositions(params);
+  const positions = usePositions(list.params);
   const ranks = usePositionRanks();
   const { save, remove } = usePositionMutations();
   const canAdd = useHasAction('account:position:add');
@@ -91,21 +100,9 @@ export default function PositionListPage() {
     <Card styles={{ body: { padding: 0 } }} data-testid="position-page">
       <ProTable<TPosition, Search>
         rowKey="id"
-        columns={columns}
-        dataSource={positions.data?.records ?? []}
-        loading={positions.isFetching}
+        {...list.tableProps(positions)}
+        columns={list.withSortOrder(columns)}
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
-        onSubmit={(values) =>
-          setParams((p) => ({
-            ...p,
-            pageNo: 1,
-            name: values.name?.trim() || undefined,
-            code: values.code?.trim() || undefined,
-            postRank: values.postRank || undefined,
-          }))
-        }
-        onReset={() => setParams(DEFAULT_PARAMS)}
-        options={{ reload: () => void positions.refetch(), density: true, setting: true }}
         scroll={{ x: 720 }}
         rowSelection={
           canDelete
@@ -134,20 +131,6 @@ export default function PositionListPage() {
             </Popconfirm>
           ),
         ]}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: positions.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-        onChange={(_, __, sorter) => {
-          const { column, order } = sortOf(sorter, POSITION_SORT_COLUMNS, 'createTime');
-          setParams((p) =>
-            p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
-          );
-        }}
       />
       <PositionFormModal
         open={form.open}

@@ -1,21 +1,21 @@
 import type {
   TDictItem,
+  TPage,
   TPosition,
   TPositionAdd,
   TPositionEdit,
   TPositionQuery,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 export type PositionParams = Omit<TPositionQuery, '_t'>;
-type Page = { records: TPosition[]; total: number };
 
 export function usePositions(params: PositionParams) {
   return useQuery({
     queryKey: ['positions', params],
-    queryFn: () => http.get<Page>('/sys/position/list', params),
+    queryFn: () => http.get<TPage<TPosition>>('/sys/position/list', params),
     placeholderData: keepPreviousData,
   });
 }
@@ -30,23 +30,18 @@ export function usePositionRanks() {
 
 /** Saves (add or edit) or deletes, shows the server's message and refreshes the list. */
 export function usePositionMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['positions'] });
-  };
-  const save = useMutation({
+  const done = { invalidates: [['positions']], successMessage: serverMessage };
+  const save = useEntityMutation({
     mutationFn: (input: TPositionAdd | TPositionEdit) =>
       'id' in input
         ? request<TPosition>('PUT', '/sys/position/edit', { body: input })
         : request<TPosition>('POST', '/sys/position/add', { body: input }),
-    onSuccess: done,
+    ...done,
   });
-  const remove = useMutation({
+  const remove = useEntityMutation({
     mutationFn: (ids: string[]) =>
       request<null>('DELETE', '/sys/position/deleteBatch', { params: { ids: ids.join(',') } }),
-    onSuccess: done,
+    ...done,
   });
   return { save, remove };
 }

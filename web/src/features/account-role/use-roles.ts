@@ -9,9 +9,9 @@ import type {
   TSaveRoleDataRule,
   TSaveRolePermission,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 export type RoleParams = Omit<TRoleQuery, '_t'>;
 
@@ -50,40 +50,29 @@ export function useRoleDataRules(roleId: string, permissionId: string | null) {
 }
 
 export function useRoleMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['roles'] });
-  };
-  const save = useMutation({
+  const done = { invalidates: [['roles']], successMessage: serverMessage };
+  const save = useEntityMutation({
     mutationFn: (input: TRoleAdd | TRoleEdit) =>
       'id' in input
         ? request<null>('PUT', '/sys/role/edit', { body: input })
         : request<TRole>('POST', '/sys/role/add', { body: input }),
-    onSuccess: done,
+    ...done,
   });
-  const remove = useMutation({
+  const remove = useEntityMutation({
     mutationFn: (ids: string[]) =>
       request<null>('DELETE', '/sys/role/deleteBatch', { params: { ids: ids.join(',') } }),
-    onSuccess: done,
+    ...done,
   });
-  const savePermissions = useMutation({
+  const savePermissions = useEntityMutation({
     mutationFn: (body: TSaveRolePermission) =>
       request<null>('POST', '/sys/permission/saveRolePermission', { body }),
-    onSuccess: (result, body) => {
-      void message.success(result.message);
-      void queryClient.invalidateQueries({ queryKey: ['rolePermission', body.roleId] });
-    },
+    invalidates: (body) => [['rolePermission', body.roleId]],
+    successMessage: serverMessage,
   });
-  const saveDataRules = useMutation({
+  const saveDataRules = useEntityMutation({
     mutationFn: (body: TSaveRoleDataRule) => request<null>('POST', '/sys/role/datarule', { body }),
-    onSuccess: (result, body) => {
-      void message.success(result.message);
-      void queryClient.invalidateQueries({
-        queryKey: ['roleDataRules', body.roleId, body.permissionId],
-      });
-    },
+    invalidates: (body) => [['roleDataRules', body.roleId, body.permissionId]],
+    successMessage: serverMessage,
   });
   return { save, remove, savePermissions, saveDataRules };
 }

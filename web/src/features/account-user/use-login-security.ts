@@ -1,7 +1,7 @@
 import type { TLoginSecurity } from '@blrms/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 /** Lockouts and second factors of the users on the page (issue 14). */
 export function useLoginSecurity(userIds: string[]) {
@@ -18,19 +18,14 @@ export function useLoginSecurity(userIds: string[]) {
 }
 
 export function useLoginSecurityMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['loginSecurity'] });
-  };
-  const unlock = useMutation({
+  const done = { invalidates: [['loginSecurity']], successMessage: serverMessage };
+  const unlock = useEntityMutation({
     mutationFn: (id: string) => request<null>('PUT', '/sys/user/unlock', { body: { id } }),
-    onSuccess: done,
+    ...done,
   });
-  const resetTwoFactor = useMutation({
+  const resetTwoFactor = useEntityMutation({
     mutationFn: (id: string) => request<null>('PUT', '/sys/user/resetTwoFactor', { body: { id } }),
-    onSuccess: done,
+    ...done,
   });
   return { unlock, resetTwoFactor };
 }

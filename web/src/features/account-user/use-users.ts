@@ -7,13 +7,14 @@ import type {
   TAdminUserQuery,
   TCompany,
   TDepartTreeNode,
+  TPage,
   TPositionOption,
   TRole,
   TUserImportResult,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { downloadFile, http, request, uploadFile } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 export type UserParams = Omit<TAdminUserQuery, '_t'>;
 export type UserFilters = Omit<UserParams, 'pageNo' | 'pageSize' | 'column' | 'order'>;
@@ -56,7 +57,7 @@ export function useCompanyOptions(enabled: boolean) {
   return useQuery({
     queryKey: ['companyOptions'],
     queryFn: () =>
-      http.get<{ records: TCompany[] }>('/sys/company/list', {
+      http.get<TPage<TCompany>>('/sys/company/list', {
         pageSize: 1000,
         column: 'name',
         order: 'asc',
@@ -67,39 +68,35 @@ export function useCompanyOptions(enabled: boolean) {
 
 /** Every change shows the server's message and reloads the list. */
 export function useUserMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['adminUsers'] });
-  };
-  const save = useMutation({
+  const done = { invalidates: [['adminUsers']], successMessage: serverMessage };
+  const save = useEntityMutation({
     mutationFn: (input: TAdminUserAdd | TAdminUserEdit) =>
       'id' in input
         ? request<null>('PUT', '/sys/user/edit', { body: input })
         : request<TAdminUser>('POST', '/sys/user/add', { body: input }),
-    onSuccess: done,
+    ...done,
   });
-  const setFrozen = useMutation({
+  const setFrozen = useEntityMutation({
     mutationFn: (input: { ids: string[]; frozen: boolean }) =>
       request<null>('PUT', '/sys/user/frozenBatch', {
         body: { ids: input.ids.join(','), status: input.frozen ? '2' : '1' },
       }),
-    onSuccess: done,
+    ...done,
   });
-  const remove = useMutation({
+  const remove = useEntityMutation({
     mutationFn: (ids: string[]) =>
       request<null>('DELETE', '/sys/user/deleteBatch', { params: { ids: ids.join(',') } }),
-    onSuccess: done,
+    ...done,
   });
-  const resetPassword = useMutation({
+  const resetPassword = useEntityMutation({
     mutationFn: (body: TAdminChangePassword) =>
       request<null>('PUT', '/sys/user/changePassword', { body }),
-    onSuccess: (result) => void message.success(result.message),
+    invalidates: [],
+    successMessage: serverMessage,
   });
-  const importFile = useMutation({
+  const importFile = useEntityMutation({
     mutationFn: (file: File) => uploadFile<TUserImportResult>('/sys/user/importExcel', file),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['adminUsers'] }),
+    invalidates: [['adminUsers']],
   });
   return { save, setFrozen, remove, resetPassword, importFile };
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../../api/errors';
 import { AccountLayout } from '../../shared/account/AccountLayout';
 import { NewPasswordFields } from '../../shared/account/NewPasswordFields';
 import { CodeField } from '../../shared/account/CodeField';
-import { PHONE_PATTERN } from '../../shared/account/send-code';
+import { PHONE_PATTERN } from '@blrms/contracts/constants';
 import { LOGIN_PATH } from '../../shared/paths';
 
 type ResetForm = {

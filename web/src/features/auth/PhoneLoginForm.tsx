@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { accountApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
 import { CodeField } from '../../shared/account/CodeField';
-import { PHONE_PATTERN } from '../../shared/account/send-code';
+import { PHONE_PATTERN } from '@blrms/contracts/constants';
 
 type PhoneForm = { mobile: string; captcha: string };
 

@@ -10,10 +10,12 @@ import type {
   TDeviceGroupOption,
   TDeviceSeries,
   TFirmware,
+  TPage,
 } from '@blrms/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
+import { useEntityMutation } from '../../shared/entity/use-entity-mutation';
 import { pageWithProgress, withProgress } from './campaign-progress';
 
 const BASE = '/campaign';
@@ -21,9 +23,9 @@ const BASE = '/campaign';
 const KEY = ['campaigns'] as const;
 
 export type CampaignParams = Omit<TCampaignQuery, '_t'>;
-export type CampaignPage = { records: TCampaign[]; total: number };
+export type CampaignPage = TPage<TCampaign>;
 export type CampaignDeviceParams = Omit<TCampaignDeviceQuery, '_t'>;
-export type CampaignDevicePage = { records: TCampaignDevice[]; total: number };
+export type CampaignDevicePage = TPage<TCampaignDevice>;
 /** What POST preview takes (ZCampaignPreviewBody): the parts of a campaign that pick devices. */
 export type CampaignPreviewBody = Pick<
   TCampaignCreateInput,
@@ -76,11 +78,10 @@ export function useCampaignDevices(params: CampaignDeviceParams) {
 
 /** The form shows the server's objections on its fields, so the HTTP client stays quiet. */
 export function useCreateCampaign() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: (body: TCampaignCreateInput) =>
       http.post<TCampaign>(`${BASE}/add`, body, { silent: true }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    invalidates: [KEY],
   });
 }
 
@@ -90,18 +91,17 @@ export function previewCampaign(body: CampaignPreviewBody): Promise<TCampaignPre
 
 /** Pause, resume, cancel or retry the failed devices; the campaign and its devices reload. */
 export function useCampaignAction() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: ({ action, id }: { action: CampaignAction; id: string }) =>
       http.post<TCampaign>(`${BASE}/${action}`, { id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    invalidates: [KEY],
   });
 }
 
 /** Devices whose SN contains `sn`, of one series when given, for the target's device choice. */
 export function searchDevices(sn: string, series?: TDeviceSeries): Promise<TDevice[]> {
   return http
-    .get<{ records: TDevice[] }>('/device/device/list', {
+    .get<TPage<TDevice>>('/device/device/list', {
       pageNo: 1,
       pageSize: 20,
       sn: sn.trim() || undefined,
@@ -118,7 +118,7 @@ export function useFirmwareChoices(enabled: boolean) {
     queryKey: ['firmware', 'options'],
     queryFn: () =>
       http
-        .get<{ records: TFirmware[] }>('/firmware/list', { pageNo: 1, pageSize: 1000 })
+        .get<TPage<TFirmware>>('/firmware/list', { pageNo: 1, pageSize: 1000 })
         .then((page) => page.records),
     enabled,
   });

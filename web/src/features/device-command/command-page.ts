@@ -1,6 +1,7 @@
-import type { TDeviceCommand } from '@blrms/contracts';
+import type { TDeviceCommand, TPage } from '@blrms/contracts';
 
-export type CommandPage = { records: TDeviceCommand[]; total: number };
+/** What the panel reads of a page (commands sent and answered patch the cached one). */
+export type CommandPage = Pick<TPage<TDeviceCommand>, 'records' | 'total'>;
 
 /**
  * A page of a device's commands after a command was sent or answered: a known command is

@@ -6,10 +6,16 @@ import zhCN from '../../app/i18n/zh-CN';
 import { allFields, configFields } from './config-fields';
 import { failureText, fieldLabel, fullLabel, optionLabel } from './config-labels';
 import { configProblems, errorsAt, patchProblems, serverFieldName } from './config-problems';
+import deviceConfigEnUS from './messages/en-US';
+import deviceConfigZhCN from './messages/zh-CN';
 
 const i18n = i18next.createInstance();
 void i18n.init({
-  resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
+  resources: {
+    'zh-CN': { translation: zhCN, 'device-config': deviceConfigZhCN },
+    'en-US': { translation: enUS, 'device-config': deviceConfigEnUS },
+  },
+  fallbackNS: ['device-config'],
   lng: 'en-US',
   initAsync: false,
   interpolation: { escapeValue: false },

@@ -5,6 +5,7 @@ import type {
   TDeviceConfigSet,
   TDeviceConfigState,
   TDeviceSeries,
+  TPage,
 } from '@blrms/contracts';
 import { deviceChannel } from '@blrms/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,7 +21,7 @@ const stateKey = (deviceId: string) => [...configKey(deviceId), 'state'] as cons
 const historyKey = (deviceId: string) => [...configKey(deviceId), 'history'] as const;
 
 export type ConfigHistoryParams = Omit<TConfigHistoryQuery, '_t'>;
-export type ConfigHistoryPage = { records: TConfigVersion[]; total: number };
+export type ConfigHistoryPage = TPage<TConfigVersion>;
 
 export function useDeviceConfig(deviceId: string) {
   return useQuery({

@@ -1,21 +1,18 @@
 import { PlusOutlined } from '@ant-design/icons';
-import type { ProColumns } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDeviceGroup } from '@blrms/contracts';
-import { DEVICES_CHANNEL, GROUP_SORT_COLUMNS } from '@blrms/contracts';
-import { App, Badge, Button, Popconfirm, Space } from 'antd';
+import { DEVICES_CHANNEL, GROUP_SORT_COLUMNS, ZDeviceGroupQuery } from '@blrms/contracts';
+import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
-import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
-import { useNarrowScreen } from '../../shared/use-narrow-screen';
-import { sortOf } from '../../shared/table-sort';
 import { GroupFormModal } from './GroupFormModal';
 import type { GroupParams } from './use-groups';
 import { useDeleteGroups, useGroups } from './use-groups';
+import { useGroupColumns } from './use-group-columns';
 
 type GroupSearch = { name?: string };
 
@@ -37,10 +34,15 @@ type Form = { open: false } | { open: true; editing: TDeviceGroup | null };
 export default function GroupListPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const [params, setParams] = useState<GroupParams>(DEFAULT_PARAMS);
+  const list = useListPage<GroupParams, GroupSearch>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({ name: values.name?.trim() || undefined }),
+    sort: { columns: GROUP_SORT_COLUMNS, fallback: 'createTime' },
+    url: ZDeviceGroupQuery,
+  });
   const [form, setForm] = useState<Form>({ open: false });
   const [selected, setSelected] = useState<string[]>([]);
-  const groups = useGroups(params);
+  const groups = useGroups(list.params);
   const liveReload = useLiveReload(() => groups.refetch());
   useDeviceStatus(
     DEVICES_CHANNEL,
@@ -51,9 +53,7 @@ export default function GroupListPage() {
     liveReload.request,
   );
   const remove = useDeleteGroups();
-  const canEdit = useHasAction('group:edit');
   const canDelete = useHasAction('group:delete');
-  const narrow = useNarrowScreen();
 
   const deleteGroups = async (ids: string[]) => {
     try {
@@ -65,99 +65,10 @@ export default function GroupListPage() {
     }
   };
 
-  const devicesLink = (row: TDeviceGroup, count: number, status?: 'online' | 'offline') => (
-    <Link
-      to={`/device/list?groupId=${row.id}${status ? `&status=${status}` : ''}`}
-      data-testid={`group-${status ?? 'total'}-${row.id}`}
-    >
-      {formatNumber(count)}
-    </Link>
-  );
-
-  const columns: ProColumns<TDeviceGroup>[] = [
-    {
-      title: t('deviceGroup.name'),
-      dataIndex: 'name',
-      key: 'name',
-      sorter: true,
-      ellipsis: true,
-      width: 200,
-      fieldProps: { placeholder: t('deviceGroup.namePlaceholder') },
-    },
-    {
-      title: <Badge status="success" text={t('deviceGroup.online')} />,
-      dataIndex: 'onlineCount',
-      width: 110,
-      align: 'right',
-      hideInSearch: true,
-      render: (_, row) => devicesLink(row, row.onlineCount, 'online'),
-    },
-    {
-      title: <Badge status="default" text={t('deviceGroup.offline')} />,
-      dataIndex: 'offlineCount',
-      width: 110,
-      align: 'right',
-      hideInSearch: true,
-      render: (_, row) => devicesLink(row, row.offlineCount, 'offline'),
-    },
-    {
-      title: t('deviceGroup.total'),
-      dataIndex: 'deviceCount',
-      width: 110,
-      align: 'right',
-      hideInSearch: true,
-      render: (_, row) => devicesLink(row, row.deviceCount),
-    },
-    {
-      title: t('common.createTime'),
-      dataIndex: 'createTime',
-      key: 'createTime',
-      width: 170,
-      sorter: true,
-      defaultSortOrder: 'descend',
-      hideInSearch: true,
-      render: (_, row) => formatDateTime(row.createTime),
-    },
-    { title: t('common.remark'), dataIndex: 'remark', ellipsis: true, hideInSearch: true },
-    {
-      title: t('common.actions'),
-      key: 'actions',
-      width: 140,
-      fixed: narrow ? undefined : 'right',
-      hideInSearch: true,
-      render: (_, row) => (
-        <Space size={0}>
-          {canEdit && (
-            <Button
-              type="link"
-              size="small"
-              onClick={() => setForm({ open: true, editing: row })}
-              data-testid={`group-edit-${row.id}`}
-            >
-              {t('common.edit')}
-            </Button>
-          )}
-          {canDelete && (
-            <Popconfirm
-              title={t('deviceGroup.deleteTitle', { name: row.name })}
-              description={t('deviceGroup.deleteContent')}
-              okText={t('common.delete')}
-              okButtonProps={{ danger: true }}
-              cancelText={t('common.cancel')}
-              onConfirm={() => deleteGroups([row.id])}
-            >
-              <Button type="link" size="small" danger data-testid={`group-delete-${row.id}`}>
-                {t('common.delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
-    },
-  ];
-
-  const search = (values: GroupSearch) =>
-    setParams((p) => ({ ...p, pageNo: 1, name: values.name?.trim() || undefined }));
+  const columns = useGroupColumns({
+    onEdit: (group) => setForm({ open: true, editing: group }),
+    onDelete: (group) => deleteGroups([group.id]),
+  });
 
   return (
     <>
@@ -165,13 +76,10 @@ export default function GroupListPage() {
         rowKey="id"
         showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={t('deviceGroup.title')}
-        columns={columns}
-        dataSource={groups.data?.records ?? []}
+        {...list.tableProps(groups)}
+        columns={list.withSortOrder(columns)}
         loading={groups.isPlaceholderData || (groups.isFetching && !liveReload.reloading)}
         search={{ labelWidth: 'auto' }}
-        onSubmit={search}
-        onReset={() => search({})}
-        options={{ reload: () => void groups.refetch(), density: true, setting: true }}
         rowSelection={
           canDelete
             ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }
@@ -215,20 +123,6 @@ export default function GroupListPage() {
           </Authorized>,
         ]}
         scroll={{ x: 1000 }}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: groups.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: formatPageRange,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-        onChange={(_, __, sorter) => {
-          const sort = sortOf(sorter, GROUP_SORT_COLUMNS, 'createTime');
-          setParams((p) =>
-            p.column === sort.column && p.order === sort.order ? p : { ...p, ...sort, pageNo: 1 },
-          );
-        }}
         data-testid="group-table"
       />
       <GroupFormModal

@@ -3,35 +3,29 @@ import type {
   TDeviceGroupCreate,
   TDeviceGroupEdit,
   TDeviceGroupQuery,
+  TPage,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
+import { useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 const BASE = '/device/group';
 /** Group lists and the group options of the device pages share this prefix. */
 const KEY = ['deviceGroups'] as const;
 
 export type GroupParams = Omit<TDeviceGroupQuery, '_t'>;
-export type GroupPage = { records: TDeviceGroup[]; total: number };
 
 export function useGroups(params: GroupParams) {
   return useQuery({
     queryKey: [...KEY, 'list', params],
-    queryFn: () => http.get<GroupPage>(`${BASE}/list`, params),
+    queryFn: () => http.get<TPage<TDeviceGroup>>(`${BASE}/list`, params),
     placeholderData: keepPreviousData,
   });
 }
 
 /** Every change reloads the groups; devices show their group's name, so they reload too. */
 function useGroupMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: KEY });
-      await client.invalidateQueries({ queryKey: ['devices'] });
-    },
-  });
+  return useEntityMutation({ mutationFn: run, invalidates: [KEY, ['devices']] });
 }
 
 export function useCreateGroup() {

@@ -6,21 +6,22 @@ import type {
   TDeviceTokenWithKey,
   TRemovedSn,
   TRemovedSnAllow,
+  TPage,
   TRemovedSnQuery,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
+import { useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 const BASE = '/device/token';
 const KEY = ['deviceTokens'] as const;
 
 export type TokenParams = Omit<TDeviceTokenQuery, '_t'>;
-export type TokenPage = { records: TDeviceToken[]; total: number };
 
 export function useTokens(params: TokenParams) {
   return useQuery({
     queryKey: [...KEY, params],
-    queryFn: () => http.get<TokenPage>(`${BASE}/list`, params),
+    queryFn: () => http.get<TPage<TDeviceToken>>(`${BASE}/list`, params),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,14 +32,7 @@ export const revealTokenKey = (id: string) =>
 
 /** Every change reloads the token list; devices name their token, so they reload too. */
 function useTokenMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: KEY });
-      await client.invalidateQueries({ queryKey: ['devices'] });
-    },
-  });
+  return useEntityMutation({ mutationFn: run, invalidates: [KEY, ['devices']] });
 }
 
 export function useCreateToken() {
@@ -62,23 +56,21 @@ export function useDeleteToken() {
 }
 
 export type RemovedSnParams = Omit<TRemovedSnQuery, '_t'>;
-export type RemovedSnPage = { records: TRemovedSn[]; total: number };
 const REMOVED_KEY = ['deviceTokenRemovedSns'] as const;
 
 /** The SNs deleted from a token, which auto-registration refuses; off while `params` is null. */
 export function useRemovedSns(params: RemovedSnParams | null) {
   return useQuery({
     queryKey: [...REMOVED_KEY, params],
-    queryFn: () => http.get<RemovedSnPage>(`${BASE}/removedSns`, params ?? undefined),
+    queryFn: () => http.get<TPage<TRemovedSn>>(`${BASE}/removedSns`, params ?? undefined),
     enabled: params !== null,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useAllowSns() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: (body: TRemovedSnAllow) => http.post<{ count: number }>(`${BASE}/allowSns`, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: REMOVED_KEY }),
+    invalidates: [REMOVED_KEY],
   });
 }

@@ -3,12 +3,13 @@ import type {
   TDeviceAvailability,
   TDeviceConnection,
   TDeviceConnectionQuery,
+  TPage,
 } from '@blrms/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../api/client';
 
 export type ConnectionParams = Omit<TDeviceConnectionQuery, '_t'>;
-export type ConnectionPage = { records: TDeviceConnection[]; total: number };
+export type ConnectionPage = TPage<TDeviceConnection>;
 
 /**
  * What the queries depend on besides their parameters: the device's presence. A connect or a

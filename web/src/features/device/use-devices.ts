@@ -9,17 +9,20 @@ import type {
   TDeviceMoveToGroup,
   TDeviceQuery,
   TDeviceToken,
+  TPage,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { downloadFile, http, upload } from '../../api/client';
+import { useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 const BASE = '/device/device';
 /** Device lists and single devices share this prefix, so one invalidation reloads them all. */
 const KEY = ['devices'] as const;
 
 export type DeviceParams = Omit<TDeviceQuery, '_t'>;
-export type DevicePage = { records: TDevice[]; total: number };
+/** What the list reads of a page (live updates patch the cached one). */
+export type DevicePage = Pick<TPage<TDevice>, 'records' | 'total'>;
 
 export const deviceListKey = (params: DeviceParams) => [...KEY, 'list', params] as const;
 export const deviceKey = (id: string) => [...KEY, 'one', id] as const;
@@ -53,7 +56,7 @@ export function useTokenOptions() {
     queryKey: ['deviceTokens', 'options'],
     queryFn: () =>
       http
-        .get<{ records: TDeviceToken[] }>('/device/token/list', {
+        .get<TPage<TDeviceToken>>('/device/token/list', {
           pageNo: 1,
           pageSize: 1000,
           column: 'name',
@@ -68,16 +71,9 @@ export function useTokenOptions() {
  * figures, so those reload too.
  */
 function useDeviceMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: run,
-    onSuccess: async () => {
-      await Promise.all(
-        [KEY, ['deviceGroups'], ['deviceTokens'], ['deviceSummary']].map((queryKey) =>
-          client.invalidateQueries({ queryKey }),
-        ),
-      );
-    },
+    invalidates: [KEY, ['deviceGroups'], ['deviceTokens'], ['deviceSummary']],
   });
 }
 

@@ -5,22 +5,23 @@ import type {
   TFirmwareQuery,
   TFirmwareSettings,
   TFirmwareUploadFields,
+  TPage,
   TStorageUsage,
 } from '@blrms/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, upload } from '../../api/client';
+import { useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 const FIRMWARE_BASE = '/firmware';
 /** Firmware lists, settings and the campaign form's firmware choices share this prefix. */
 const KEY = ['firmware'] as const;
 
 export type FirmwareParams = Omit<TFirmwareQuery, '_t'>;
-export type FirmwarePage = { records: TFirmware[]; total: number };
 
 export function useFirmwareList(params: FirmwareParams) {
   return useQuery({
     queryKey: [...KEY, 'list', params],
-    queryFn: () => http.get<FirmwarePage>(`${FIRMWARE_BASE}/list`, params),
+    queryFn: () => http.get<TPage<TFirmware>>(`${FIRMWARE_BASE}/list`, params),
     placeholderData: keepPreviousData,
   });
 }
@@ -35,8 +36,7 @@ export type UploadInput = TFirmwareUploadFields & {
  * shows the server's objections on its fields, so the HTTP client stays quiet.
  */
 export function useUploadFirmware() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: ({ file, onProgress, ...fields }: UploadInput) => {
       const form = new FormData();
       form.append('series', fields.series);
@@ -48,23 +48,21 @@ export function useUploadFirmware() {
         timeoutMs: 0,
       });
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    invalidates: [KEY],
   });
 }
 
 export function useEditFirmware() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: (body: TFirmwareEdit) => http.put<TFirmware>(`${FIRMWARE_BASE}/edit`, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    invalidates: [KEY],
   });
 }
 
 export function useDeleteFirmware() {
-  const client = useQueryClient();
-  return useMutation({
+  return useEntityMutation({
     mutationFn: (id: string) => http.delete<null>(`${FIRMWARE_BASE}/delete`, { id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+    invalidates: [KEY],
   });
 }
 

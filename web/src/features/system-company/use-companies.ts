@@ -5,18 +5,18 @@ import type {
   TCompanyEdit,
   TCompanyQuery,
   TCompanyStatus,
+  TPage,
 } from '@blrms/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, request } from '../../api/client';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 export type CompanyParams = Omit<TCompanyQuery, '_t'>;
-type Page = { records: TCompany[]; total: number };
 
 export function useCompanies(params: CompanyParams) {
   return useQuery({
     queryKey: ['companies', params],
-    queryFn: () => http.get<Page>('/sys/company/list', params),
+    queryFn: () => http.get<TPage<TCompany>>('/sys/company/list', params),
     placeholderData: keepPreviousData,
   });
 }
@@ -30,27 +30,22 @@ export function useCompanyAdmins(companyId: string | null) {
 }
 
 export function useCompanyMutations() {
-  const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const done = (result: { message: string }) => {
-    void message.success(result.message);
-    void queryClient.invalidateQueries({ queryKey: ['companies'] });
-  };
+  const done = { invalidates: [['companies']], successMessage: serverMessage };
   // Form errors (duplicates, weak password) are shown by the form itself, next to its fields.
-  const add = useMutation({
+  const add = useEntityMutation({
     mutationFn: (input: TCompanyAdd) =>
       request<TCompany>('POST', '/sys/company/add', { body: input, silent: true }),
-    onSuccess: done,
+    ...done,
   });
-  const edit = useMutation({
+  const edit = useEntityMutation({
     mutationFn: (input: TCompanyEdit) =>
       request<TCompany>('PUT', '/sys/company/edit', { body: input, silent: true }),
-    onSuccess: done,
+    ...done,
   });
-  const setStatus = useMutation({
+  const setStatus = useEntityMutation({
     mutationFn: (input: TCompanyStatus) =>
       request<TCompany>('PUT', '/sys/company/frozen', { body: input }),
-    onSuccess: done,
+    ...done,
   });
   return { add, edit, setStatus };
 }

@@ -3,7 +3,7 @@ import { Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { SendCodeButton } from './SendCodeButton';
-import { CODE_PATTERN } from './send-code';
+import { VERIFY_CODE_PATTERN } from '@blrms/contracts/constants';
 
 /**
  * A six-digit verification code input with the button that sends the code beside it. The row's
@@ -32,7 +32,7 @@ export function CodeField({
     <div className={className}>
       <Form.Item
         name={name}
-        rules={[required, { pattern: CODE_PATTERN, message: t('account.codeRule') }]}
+        rules={[required, { pattern: VERIFY_CODE_PATTERN, message: t('account.codeRule') }]}
       >
         <Input
           prefix={<SafetyOutlined />}

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RESEND_SECONDS } from './send-code';
+import { VERIFY_CODE_RESEND_SECONDS } from '@blrms/contracts/constants';
 
 /**
  * Sends a code, then counts down before another one may be asked for. `send` validates its own
@@ -27,7 +27,7 @@ export function SendCodeButton({ send, testId }: { send: () => Promise<void>; te
       onClick={() => {
         setSending(true);
         send()
-          .then(() => setLeft(RESEND_SECONDS))
+          .then(() => setLeft(VERIFY_CODE_RESEND_SECONDS))
           .catch(() => undefined)
           .finally(() => setSending(false));
       }}

@@ -1,0 +1,73 @@
+import type { Widen } from '../../../shared/i18n-catalog';
+
+/**
+ * Chinese texts of this feature, loaded with the pages that show it (app/i18n/feature-catalogs.ts).
+ * The English file must have exactly these keys (checked by type and test).
+ */
+const zhCN = {
+  departAdmin: {
+    tree: '组织机构',
+    details: '部门详情',
+    search: '搜索部门名称或编码',
+    emptyTree: '还没有部门，请先添加',
+    pickOne: '请在左侧选择一个部门',
+    addTop: '添加一级部门',
+    addChild: '添加下级',
+    delete: '删除',
+    deleteConfirm: '确定删除部门“{{name}}”吗？',
+    parent: '上级部门',
+    name: '部门名称',
+    nameEn: '英文名称',
+    nameRequired: '请输入部门名称',
+    category: '机构类型',
+    categoryCompany: '公司',
+    categoryOrg: '部门',
+    categoryPost: '岗位',
+    order: '排序',
+    orgCode: '机构编码',
+    save: '保存',
+    tabInfo: '基本信息',
+    tabMembers: '部门成员',
+    tabPermission: '部门权限',
+    tabRoles: '部门角色',
+    searchMember: '搜索用户名或姓名',
+    addMembers: '添加已有用户',
+    pickUsers: '输入用户名或姓名搜索',
+    noCandidates: '没有可添加的用户',
+    removeMembers: '移除所选成员',
+    removeMembersConfirm: '确定从部门移除所选的 {{count}} 名成员吗？',
+    removeMemberConfirm: '确定将“{{name}}”移出该部门吗？',
+    remove: '移出',
+    username: '用户名',
+    realname: '姓名',
+    phone: '手机号',
+    status: '状态',
+    userNormal: '正常',
+    userFrozen: '冻结',
+    actions: '操作',
+    ceilingHint: '部门权限是部门角色可分配权限的上限，本身不授予成员任何权限。',
+    button: '按钮',
+    checkAll: '全选',
+    uncheckAll: '全不选',
+    noGrantable: '没有可分配的权限',
+    addRole: '添加部门角色',
+    editRole: '编辑部门角色',
+    roleName: '角色名称',
+    roleCode: '角色编码',
+    roleNameRequired: '请输入角色名称',
+    roleCodeRequired: '请输入角色编码',
+    roleCodeRule: '只能包含字母、数字、_ 和 -',
+    createTime: '创建时间',
+    authorize: '授权',
+    roleUsers: '分配用户',
+    edit: '编辑',
+    deleteRoleConfirm: '确定删除部门角色“{{name}}”吗？',
+    rolePermissionsOf: '角色授权：{{name}}',
+    roleUsersOf: '分配用户：{{name}}',
+    pickRoleUsers: '从部门成员中选择',
+  },
+} as const;
+
+export type Messages = Widen<typeof zhCN>;
+
+export default zhCN;

@@ -1,0 +1,56 @@
+import type { Messages } from './zh-CN';
+
+const enUS: Messages = {
+  deviceCommand: {
+    ping: 'Ping',
+    getConfig: 'Read configuration',
+    reboot: 'Reboot',
+    rebootTitle: 'Reboot "{{name}}"?',
+    rebootContent: 'The device goes offline for a moment and reconnects by itself.',
+    offlineHint: 'The device is offline: commands reach online devices only.',
+    refused: 'The command was not sent',
+    recent: 'Recent commands',
+    empty: 'No command has been sent yet',
+    time: 'Sent',
+    method: 'Method',
+    stateLabel: 'State',
+    replyIn: 'Took',
+    ms: '{{ms}} ms',
+    outcome: 'Outcome',
+    by: 'Sent by',
+    params: 'Parameters',
+    result: 'Result',
+    waiting: 'Waiting for the device…',
+    timedOut: 'No answer within {{seconds}} s',
+    answeredLate: 'answered later',
+    lateReply: 'The device answered after the timeout, at {{time}}:',
+    failed: 'The device reported a failure',
+    noResult: '(no content)',
+    state: {
+      sent: 'Sent',
+      succeeded: 'Succeeded',
+      failed: 'Failed',
+      timeout: 'Timed out',
+    },
+    custom: {
+      button: 'Custom command',
+      title: 'Send a custom command',
+      send: 'Send',
+      method: 'Method',
+      methodHint: 'A method the device firmware knows, e.g. set_led',
+      methodRequired: 'Enter a method',
+      methodRule: 'Lowercase letters, digits, _ or ., starting with a letter',
+      params: 'Parameters (JSON)',
+      paramsHint: 'A JSON object; may be left empty',
+      paramsRule: {
+        json: 'Not valid JSON',
+        object: 'Must be a JSON object, e.g. {"on": true}',
+      },
+      timeout: 'Timeout',
+      timeoutRequired: 'Enter a timeout',
+      seconds: 's',
+    },
+  },
+};
+
+export default enUS;

@@ -1,0 +1,55 @@
+import type { Messages } from './zh-CN';
+
+const enUS: Messages = {
+  company: {
+    keyword: 'Keyword',
+    keywordPlaceholder: 'Company name or code',
+    name: 'Company',
+    code: 'Code',
+    platform: 'Platform',
+    status: 'Status',
+    active: 'Active',
+    frozen: 'Frozen',
+    userCount: 'Users',
+    createTime: 'Created',
+    actions: 'Actions',
+    admins: 'Administrators',
+    edit: 'Edit',
+    add: 'Add company',
+    freeze: 'Freeze',
+    unfreeze: 'Unfreeze',
+    freezeConfirm:
+      'Freezing "{{name}}" signs its users out at once and stops them signing in. Freeze it?',
+    unfreezeConfirm: 'Unfreeze "{{name}}"?',
+    nameRequired: 'Please enter the company name',
+    codeRequired: 'Please enter the code',
+    codeRule: '2-64 lowercase letters, digits or -',
+    codeHint: 'Unique key; cannot be changed later',
+    firstAdmin: 'First administrator',
+    adminUsername: 'Username',
+    adminUsernameRequired: 'Please enter the username',
+    adminUsernameRule: 'Letters and digits only',
+    adminRealname: 'Name',
+    adminRealnameRequired: 'Please enter the name',
+    adminPassword: 'Initial password',
+    adminPasswordRequired: 'Please enter the initial password',
+    adminPasswordRule: 'At least {{n}} characters',
+    adminPhone: 'Phone',
+    adminPhoneRule: 'The phone number format is incorrect',
+    adminEmail: 'Email',
+    adminEmailRule: 'The email format is incorrect',
+    adminsOf: 'Administrators of {{name}}',
+    userNormal: 'Normal',
+    userFrozen: 'Frozen',
+  },
+  // Per-company storage quota: company list and form
+  storageQuota: {
+    column: 'Storage used / quota',
+    field: 'Storage quota (MB)',
+    fieldHint: 'Empty: the deployment default (COMPANY_STORAGE_QUOTA); 0: no limit',
+    default: 'default',
+    unlimited: 'no limit',
+  },
+};
+
+export default enUS;
