@@ -168,8 +168,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await registerRouteSupport(app);
   await registerModules(app, modules);
   await registerConsole(app, config.webDist);
-  const { first, last } = platform.around(modules, gateway.gateway);
-  await startModules(app, [...first, ...modules, ...last]);
+  await startModules(app, platform.around(modules, gateway.gateway));
 
   app.decorate('scheduler', platform.scheduler);
   app.decorate('announcements', announcement.announcements);

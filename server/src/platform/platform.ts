@@ -34,15 +34,12 @@ interface UpgradeHandler {
 export interface RunningPlatform extends Platform {
   scheduler: Scheduler;
   /**
-   * The platform's own parts for the module list: the first closes the bus and the database
-   * after every module; the second opens the console socket with the modules' channels (and
-   * closes it before any module drains); the last runs the modules' jobs once every module has
-   * started and stops them before any module closes.
+   * The modules with the platform's own parts around them, in the order to start: first storage
+   * (closed after every module: the bus and the database) and the console socket (opened with the
+   * modules' channels, drained before any module), last the scheduler (runs the modules' jobs once
+   * every module has started, stops them before any module closes).
    */
-  around(
-    modules: readonly ServerModule[],
-    upgrades: UpgradeHandler,
-  ): { first: ServerModule[]; last: ServerModule[] };
+  around(modules: readonly ServerModule[], upgrades: UpgradeHandler): ServerModule[];
 }
 
 /** The database (migrated), the bus, password hashing, sessions, permissions and the scheduler. */
@@ -112,7 +109,7 @@ export async function createPlatform(
         },
         close: () => scheduler.close(),
       };
-      return { first: [storage, consoleSocket], last: [jobs] };
+      return [storage, consoleSocket, ...modules, jobs];
     },
   };
 }

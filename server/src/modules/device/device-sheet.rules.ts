@@ -1,7 +1,8 @@
 import { IMPORT_COLUMNS } from '@blrms/contracts';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
-// The header and status maps below read this module's labels as the file loads.
+// The header and status maps below read this module's labels as the file loads (message() throws
+// for a key not yet declared).
 import './device.messages.js';
 
 /**

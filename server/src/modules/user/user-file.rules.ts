@@ -12,7 +12,8 @@ import {
 } from '../../platform/sheet/sheet-reader.js';
 import { sheetStream, type SheetFormat } from '../../platform/sheet/sheet-writer.js';
 import { USER_FILE_MAX_ROWS, type ImportRow } from './user-admin.service.js';
-// The header and status maps below read this module's labels as the file loads.
+// The header and status maps below read this module's labels as the file loads (message() throws
+// for a key not yet declared).
 import './user.messages.js';
 
 type UserFileColumn = (typeof USER_FILE_COLUMNS)[number];

@@ -140,7 +140,9 @@ const WEAK_PASSWORD_REASON_ZH: Record<WeakPasswordReason, string> = {
 
 export function message(lang: Lang, key: MessageKey, params: Params = {}): string {
   const text = registered.get(key)?.[lang];
-  // Only reachable when a module's messages file was never imported (its module not composed).
-  if (text === undefined) return key;
+  // The type admits every module's keys; a key missing here means its messages file has not been
+  // imported yet (a label read as a file loads, before its module's messages), which would
+  // otherwise show the key to users.
+  if (text === undefined) throw new Error(`message ${key} read before its module declared it`);
   return typeof text === 'function' ? text(params) : text;
 }
