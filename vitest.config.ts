@@ -19,6 +19,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'lint-rules', include: ['eslint-rules/**/*.test.js'] } },
       {
         extends: true,
         test: {
