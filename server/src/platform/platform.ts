@@ -17,7 +17,7 @@ import type { Platform, ServerModule } from './module.js';
 import { JobRepository } from './scheduler/job.repository.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { ChannelRegistry } from './ws/channels.js';
-import { SocketHub } from './ws/socket-hub.js';
+import { PING_INTERVAL_MS, SocketHub } from './ws/socket-hub.js';
 
 export interface PlatformOptions {
   database?: DatabaseHandle;
@@ -104,7 +104,15 @@ export async function createPlatform(
       const jobs: ServerModule = {
         name: 'scheduler',
         start: () => {
-          scheduler.register(...modules.flatMap((module) => module.jobs ?? []));
+          scheduler.register(
+            {
+              name: 'console-socket.ping',
+              everyMs: PING_INTERVAL_MS,
+              scope: 'node',
+              run: async () => sockets.pingAll(),
+            },
+            ...modules.flatMap((module) => module.jobs ?? []),
+          );
           scheduler.start();
         },
         close: () => scheduler.close(),

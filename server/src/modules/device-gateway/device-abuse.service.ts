@@ -58,7 +58,6 @@ interface Window {
  */
 export class DeviceAbuse {
   private readonly windows = new Map<string, Window>();
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly now: () => number,
@@ -87,12 +86,16 @@ export class DeviceAbuse {
       this.evict();
     }
     this.windows.set(device.id, window);
-    this.schedule();
     const count = (window.counts[kind] ?? 0) + 1;
     window.counts[kind] = count;
     const record = RECORDED.has(kind) && window.recorded < this.options.eventsPerWindow;
     if (record) window.recorded += 1;
     return { record, count };
+  }
+
+  /** How often `sweep` runs (a gateway job): summaries come at most a sixth of a window late. */
+  get sweepEveryMs(): number {
+    return this.options.windowMs / 6;
   }
 
   /** Summarises the windows that ended (and, with `all`, every window) and forgets them. */
@@ -103,10 +106,6 @@ export class DeviceAbuse {
         this.windows.delete(window.device.id);
         this.end(window);
       }
-    }
-    if (this.windows.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
     }
   }
 
@@ -137,12 +136,5 @@ export class DeviceAbuse {
       this.windows.delete(oldest.device.id);
       this.end(oldest);
     }
-  }
-
-  private schedule(): void {
-    if (this.timer) return;
-    // Summaries come at most a sixth of a window late.
-    this.timer = setInterval(() => this.sweep(), this.options.windowMs / 6);
-    this.timer.unref();
   }
 }

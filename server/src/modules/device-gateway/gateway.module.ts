@@ -50,6 +50,7 @@ export function gatewayModule(
   const module: ServerModule = {
     name: 'device-gateway',
     routes: [mqttHookRoutes(gateway)],
+    jobs: gateway.scheduledJobs(),
     start: async () => {
       // Made at first start, so that platform administrators can configure an external broker.
       await gateway.hookSecret();

@@ -30,6 +30,7 @@ import type {
   ConnectVerdict,
   InboundMessage,
 } from '../../platform/mqtt/transport.js';
+import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import { DeviceAbuse, type AbuseSummary } from './device-abuse.service.js';
 import {
@@ -189,6 +190,19 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   /** MQTT over WebSocket on the HTTP server; false for other paths (or without the broker). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     return this.embedded?.handleUpgrade(request, socket, head) ?? false;
+  }
+
+  /** This node's periodic work: heartbeat, offline alerts, the end of bad-payload windows. */
+  scheduledJobs(): JobSpec[] {
+    return [
+      ...this.presence.scheduledJobs(),
+      {
+        name: 'device-gateway.abuse-windows',
+        everyMs: this.abuse.sweepEveryMs,
+        scope: 'node',
+        run: async () => this.abuse.sweep(),
+      },
+    ];
   }
 
   async close(): Promise<void> {

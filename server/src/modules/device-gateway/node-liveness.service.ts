@@ -38,7 +38,8 @@ export interface NodeLivenessHooks {
  * same for its own previous run, whose connections cannot have survived the restart.
  */
 export class NodeLiveness {
-  private timer: NodeJS.Timeout | null = null;
+  /** Between start and stop: the heartbeat job beats only then. */
+  private beatsDue = false;
   private beating: Promise<void> | null = null;
   /** When this node's last heartbeat was written (clock time); null before the first. */
   private beatAt: number | null = null;
@@ -55,16 +56,22 @@ export class NodeLiveness {
   async start(): Promise<void> {
     await this.release('connection-lost');
     await this.beat();
-    this.timer = setInterval(() => {
-      this.beating ??= this.beat().finally(() => (this.beating = null));
-    }, this.options.heartbeatMs);
-    this.timer.unref();
+    this.beatsDue = true;
+  }
+
+  /**
+   * The heartbeat job's run (every `heartbeatMs`): a beat while the node is started. A beat after
+   * `stop` would write back the node row that stop deleted.
+   */
+  tick(): Promise<void> {
+    if (!this.beatsDue) return Promise.resolve();
+    this.beating ??= this.beat().finally(() => (this.beating = null));
+    return this.beating;
   }
 
   /** Stops the heartbeat and sets offline the devices this node held (a clean shutdown). */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.beatsDue = false;
     await this.beating;
     await this.release('server-shutdown');
     await this.repository.deleteNode(this.nodeId, Number.MAX_SAFE_INTEGER);

@@ -59,7 +59,8 @@ type Target = Awaited<ReturnType<GatewayRepository['alertTargets']>>[number];
 export class OfflineAlerts {
   private readonly pending = new Map<string, Offline>();
   private readonly flapping = new Map<string, Flapping>();
-  private timer: NodeJS.Timeout | null = null;
+  /** Between start and stop: the alerts job checks only then. */
+  private checksDue = false;
   private checking: Promise<void> | null = null;
 
   constructor(
@@ -71,14 +72,17 @@ export class OfflineAlerts {
   ) {}
 
   start(): void {
-    this.timer ??= setInterval(() => void this.check(), this.options.checkIntervalMs);
-    this.timer.unref();
+    this.checksDue = true;
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.checksDue = false;
     await this.checking;
+  }
+
+  /** The alerts job's run (every `checkIntervalMs`): a check while the alerts are started. */
+  tick(): Promise<void> {
+    return this.checksDue ? this.check() : Promise.resolve();
   }
 
   offline(deviceId: string): void {
@@ -94,7 +98,7 @@ export class OfflineAlerts {
     this.pending.delete(deviceId);
   }
 
-  /** Sends the alerts that are due. Runs on a timer; tests call it after moving the clock. */
+  /** Sends the alerts that are due. Runs from `tick`; tests call it after moving the clock. */
   check(): Promise<void> {
     this.checking ??= this.sendDue().finally(() => (this.checking = null));
     return this.checking;

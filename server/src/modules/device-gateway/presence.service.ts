@@ -1,6 +1,7 @@
 import type { TDisconnectReason, TRestartKind, TStatusPayload } from '@blrms/contracts';
 import type { Bus } from '../../platform/bus/bus.js';
 import type { InboundMessage } from '../../platform/mqtt/transport.js';
+import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceSession, GatewayPartDeps } from './device-connection.service.js';
 import type { GatewayRepository, LiveRow, PresenceValues } from './gateway.repository.js';
 import {
@@ -43,6 +44,7 @@ export class DevicePresence {
   private readonly alerts: OfflineAlerts;
   private liveness: NodeLiveness | null = null;
   private readonly livenessOptions: NodeLivenessOptions;
+  private readonly alertOptions: OfflineAlertOptions;
 
   constructor(
     private readonly deps: DevicePresenceDeps,
@@ -52,11 +54,36 @@ export class DevicePresence {
       ...DEFAULT_PRESENCE_OPTIONS,
       ...options.presence,
     });
-    this.alerts = new OfflineAlerts(deps.repository, deps.alerts, deps.clock, deps.log, {
-      ...DEFAULT_ALERT_OPTIONS,
-      ...options.alerts,
-    });
+    this.alertOptions = { ...DEFAULT_ALERT_OPTIONS, ...options.alerts };
+    this.alerts = new OfflineAlerts(
+      deps.repository,
+      deps.alerts,
+      deps.clock,
+      deps.log,
+      this.alertOptions,
+    );
     this.livenessOptions = { ...DEFAULT_LIVENESS_OPTIONS, ...options.liveness };
+  }
+
+  /**
+   * This node's heartbeat (while its embedded broker runs) and its offline alerts (while a broker
+   * runs): node jobs, since each node beats for itself and alerts for the devices it saw go.
+   */
+  scheduledJobs(): JobSpec[] {
+    return [
+      {
+        name: 'device-gateway.node-heartbeat',
+        everyMs: this.livenessOptions.heartbeatMs,
+        scope: 'node',
+        run: () => this.liveness?.tick() ?? Promise.resolve(),
+      },
+      {
+        name: 'device-gateway.offline-alerts',
+        everyMs: this.alertOptions.checkIntervalMs,
+        scope: 'node',
+        run: () => this.alerts.tick(),
+      },
+    ];
   }
 
   // ---------------------------------------------------------------- lifecycle

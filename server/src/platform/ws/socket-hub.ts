@@ -21,7 +21,7 @@ const PATH = /^\/api\/websocket\/([0-9a-f]{32})\/?$/;
  * has not answered the previous ping is gone and is dropped. This is independent of the console's
  * heartbeat messages, which a busy socket may not send at all.
  */
-const PING_INTERVAL_MS = 30_000;
+export const PING_INTERVAL_MS = 30_000;
 const MAX_MESSAGE_BYTES = 4096;
 /**
  * A socket that has this much unsent data is not keeping up (a fleet in a status storm, a stalled
@@ -107,7 +107,6 @@ export class SocketHub {
   });
   private readonly byUser = new Map<string, Set<Client>>();
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly sweep: NodeJS.Timeout;
 
   constructor(
     private readonly sessions: SessionService,
@@ -154,8 +153,6 @@ export class SocketHub {
       }),
       bus.subscribe('bus.resumed', () => void this.resynchronise()),
     );
-    this.sweep = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
-    this.sweep.unref();
   }
 
   /** Takes over the upgrade when the path is the websocket's; returns false otherwise. */
@@ -343,8 +340,8 @@ export class SocketHub {
   }
 
   /**
-   * Drops the sockets that did not answer the previous ping and pings the others (every
-   * PING_INTERVAL_MS).
+   * Drops the sockets that did not answer the previous ping and pings the others (the scheduler's
+   * `console-socket.ping`, every PING_INTERVAL_MS on each node).
    */
   pingAll(): void {
     for (const client of this.all()) {
@@ -363,7 +360,6 @@ export class SocketHub {
    * them, so a tab that never answers must not hold the shutdown.
    */
   async close(): Promise<void> {
-    clearInterval(this.sweep);
     for (const off of this.unsubscribe) off();
     const sockets = [...this.all()].map((client) => client.socket);
     const closed = sockets.map(
