@@ -18,7 +18,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import type { Bus, BusTopics } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
-import { EmbeddedBroker } from '../../platform/mqtt/embedded-broker.js';
+import { EmbeddedBroker, REFUSED_LOG_INTERVAL_MS } from '../../platform/mqtt/embedded-broker.js';
 import { ExternalBroker } from '../../platform/mqtt/external-broker.js';
 import {
   DEFAULT_CONNECT_RATE_LIMIT,
@@ -192,7 +192,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     return this.embedded?.handleUpgrade(request, socket, head) ?? false;
   }
 
-  /** This node's periodic work: heartbeat, offline alerts, the end of bad-payload windows. */
+  /**
+   * This node's periodic work: heartbeat, offline alerts, the end of bad-payload windows, the log
+   * of connects the embedded broker refused.
+   */
   scheduledJobs(): JobSpec[] {
     return [
       ...this.presence.scheduledJobs(),
@@ -201,6 +204,12 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
         everyMs: this.abuse.sweepEveryMs,
         scope: 'node',
         run: async () => this.abuse.sweep(),
+      },
+      {
+        name: 'device-gateway.refused-connects',
+        everyMs: REFUSED_LOG_INTERVAL_MS,
+        scope: 'node',
+        run: async () => this.embedded?.reportRefused(),
       },
     ];
   }

@@ -19,7 +19,8 @@ export const MQTT_WS_PATH = '/mqtt';
  */
 const DISCARDED_TOPIC = '$blrms/discarded';
 
-const REFUSED_LOG_INTERVAL_MS = 10_000;
+/** How often the refused connects are logged (the gateway's job calls `reportRefused`). */
+export const REFUSED_LOG_INTERVAL_MS = 10_000;
 const SYS_PREFIX = '$SYS/';
 
 export interface EmbeddedBrokerOptions {
@@ -82,7 +83,6 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
   private readonly ws: WebSocketServer;
   private readonly limiter: ConnectRateLimiter;
   private readonly refused = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout;
   private readonly limitParseLength: (this: PacketParser) => boolean;
 
   private constructor(
@@ -158,8 +158,6 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
       perMessageDeflate: false,
       handleProtocols: (protocols) => (protocols.has('mqtt') ? 'mqtt' : false),
     });
-    this.timer = setInterval(() => this.logRefused(), REFUSED_LOG_INTERVAL_MS);
-    this.timer.unref();
   }
 
   static async start<S extends MqttSession>(
@@ -170,7 +168,6 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
     await broker.broker.listen();
     await new Promise<void>((resolve, reject) => {
       const fail = (error: NodeJS.ErrnoException) => {
-        clearInterval(broker.timer);
         broker.broker.close();
         reject(
           error.code === 'EADDRINUSE'
@@ -246,8 +243,7 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.logRefused();
+    this.reportRefused();
     this.tcp.close();
     this.ws.close();
     for (const client of Object.values(this.clients())) stateOf(client).reason = 'server-shutdown';
@@ -358,8 +354,11 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
     this.options.log.debug({ err: error, clientId: client.id, ip: state?.ip }, 'MQTT client error');
   }
 
-  /** One line per address and interval, however many connections it had refused. */
-  private logRefused(): void {
+  /**
+   * One line per address and interval, however many connections it had refused; then forgets the
+   * addresses the rate limiter no longer needs.
+   */
+  reportRefused(): void {
     for (const [ip, count] of this.refused) {
       this.options.log.warn(
         { ip, refused: count, reason: 'rate-limited' },
