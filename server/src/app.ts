@@ -104,12 +104,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const health = healthModule(platform);
   const log = logModule(platform);
-  const user = userModule(platform);
+  const role = roleModule(platform);
+  const depart = departModule(platform);
+  const user = userModule(platform, { ...role, ...depart });
   const twoFactor = twoFactorModule(platform);
   const auth = authModule(platform, { ...user, ...twoFactor, ...log }, options);
   const dict = dictModule(platform);
-  const role = roleModule(platform);
-  const depart = departModule(platform, user);
   const company = companyModule(platform, { ...user, ...depart, ...role });
   const apiKey = apiKeyModule(platform);
   const announcement = announcementModule(platform);

@@ -50,6 +50,7 @@ export function campaignModule(
     permissions,
     clock,
   );
+  deps.firmware.beforeDelete((deletion, trx) => campaigns.releaseFirmware(deletion, trx));
   const module: ServerModule = {
     name: 'campaign',
     routes: [campaignRoutes(campaigns)],

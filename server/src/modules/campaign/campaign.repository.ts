@@ -27,6 +27,8 @@ const JOB_COLUMNS = [
 /** Ids per `in (...)` list and rows per multi-row insert: well under both databases' limits. */
 const BATCH = 500;
 const ACTIVE = [...CAMPAIGN_ACTIVE_STATES];
+/** Campaign states the engine still works on: not yet ended. */
+const UNFINISHED = ['scheduled', 'running', 'paused'];
 
 export interface TargetFilter {
   ids?: string[];
@@ -203,15 +205,24 @@ export class CampaignRepository {
   }
 
   /**
+   * Finished campaigns keep their history but stop pointing at a firmware being deleted (the
+   * foreign key would refuse the delete), in the deletion's transaction.
+   */
+  async releaseFirmware(companyId: string, firmwareId: string, trx: Db): Promise<void> {
+    await scoped(trx, companyId)
+      .updateTable('campaign')
+      .set({ firmware_id: null })
+      .where('firmware_id', '=', firmwareId)
+      .where('state', 'not in', UNFINISHED)
+      .execute();
+  }
+
+  /**
    * Campaigns the engine works on: scheduled ones start on time, running ones start devices,
    * paused ones still watch theirs.
    */
   unfinished() {
-    return this.db
-      .selectFrom('campaign')
-      .selectAll()
-      .where('state', 'in', ['scheduled', 'running', 'paused'])
-      .execute();
+    return this.db.selectFrom('campaign').selectAll().where('state', 'in', UNFINISHED).execute();
   }
 
   /**

@@ -25,6 +25,7 @@ import type { DataRuleService } from '../../platform/auth/data-rules.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/db/ids.js';
 import type {
   CampaignDeviceTable,
@@ -71,6 +72,14 @@ export class CampaignService {
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
   ) {}
+
+  /** Finished campaigns let go of a firmware being deleted, inside the deletion's transaction. */
+  async releaseFirmware(
+    deletion: { companyId: string; firmwareId: string },
+    trx: Db,
+  ): Promise<void> {
+    await this.repository.releaseFirmware(deletion.companyId, deletion.firmwareId, trx);
+  }
 
   async preview(scope: Scope, input: TargetInput): Promise<TCampaignPreview> {
     const { devices, excluded } = await this.resolve(scope, input);

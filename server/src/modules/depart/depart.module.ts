@@ -1,16 +1,12 @@
 import type { Platform, ServerModule } from '../../platform/module.js';
-import type { UserService } from '../user/user.service.js';
 import './depart.messages.js';
 import { departMenu } from './depart.menu.js';
 import { DepartRepository } from './depart.repository.js';
 import { departRoutes } from './depart.routes.js';
 import { DepartService } from './depart.service.js';
 
-export function departModule(
-  { db, permissions, bus, clock }: Platform,
-  deps: { users: UserService },
-) {
-  const departs = new DepartService(new DepartRepository(db), permissions, deps.users, bus, clock);
+export function departModule({ db, permissions, bus, clock }: Platform) {
+  const departs = new DepartService(new DepartRepository(db), permissions, bus, clock);
   const module: ServerModule = {
     name: 'depart',
     routes: [departRoutes(departs)],

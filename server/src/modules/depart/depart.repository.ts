@@ -227,6 +227,35 @@ export class DepartRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Replaces the user's departments of the company (another company's stay), in the caller's
+   * transaction. As when a member is removed from a department, its department roles end with it.
+   */
+  async setUserDeparts(userId: string, companyId: string, departIds: string[], trx: Db) {
+    const company = scoped(trx, companyId);
+    await trx
+      .deleteFrom('sys_user_depart')
+      .where('user_id', '=', userId)
+      .where('depart_id', 'in', company.selectFrom('sys_depart').select('sys_depart.id'))
+      .execute();
+    if (departIds.length > 0) {
+      await trx
+        .insertInto('sys_user_depart')
+        .values(departIds.map((depart_id) => ({ user_id: userId, depart_id })))
+        .execute();
+    }
+    let left = company
+      .selectFrom('sys_depart')
+      .innerJoin('sys_depart_role', 'sys_depart_role.depart_id', 'sys_depart.id')
+      .select('sys_depart_role.id');
+    if (departIds.length > 0) left = left.where('sys_depart.id', 'not in', departIds);
+    await trx
+      .deleteFrom('sys_depart_role_user')
+      .where('user_id', '=', userId)
+      .where('drole_id', 'in', left)
+      .execute();
+  }
+
   async addMembers(departId: string, userIds: string[]): Promise<void> {
     await this.db
       .insertInto('sys_user_depart')
@@ -236,8 +265,9 @@ export class DepartRepository {
   }
 
   /**
-   * Leaving a department also ends its department roles; `alsoInTransaction` (the user module
-   * clears the department as the members' current one) runs in the same transaction.
+   * Leaving a department also ends its department roles; `alsoInTransaction` (the leave handlers:
+   * the user module clears the department as the members' current one) runs in the same
+   * transaction.
    */
   async removeMembers(
     departId: string,

@@ -25,7 +25,6 @@ import { newId } from '../../platform/db/ids.js';
 import type { SysDepartRoleTable, SysDepartTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
-import type { UserService } from '../user/user.service.js';
 import type { DepartRepository } from './depart.repository.js';
 import { nextOrgCode } from './org-code.rules.js';
 
@@ -114,19 +113,35 @@ function pageResult<T>(records: T[], total: number, query: { pageNo: number; pag
   };
 }
 
+/** Work another module does in the transaction in which users leave a department. */
+export type MembersLeaveHandler = (
+  leave: { userIds: string[]; orgCode: string },
+  trx: Db,
+) => Promise<void>;
+
 /**
  * Departments of a company, their members, and their permissions. A department's grants are the
  * ceiling of what its department roles may hold; what a department role holds counts for its
  * users like a role's grants (see PermissionRepository.grantedIds).
  */
 export class DepartService {
+  private readonly leaveHandlers: MembersLeaveHandler[] = [];
+
   constructor(
     private readonly repository: DepartRepository,
     private readonly permissions: PermissionService,
-    private readonly users: UserService,
     private readonly bus: Bus,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Lets a module do its part when users leave a department, in the same transaction (the user
+   * module clears the department as their current one; users depend on departments, so
+   * departments cannot call them).
+   */
+  onMembersLeave(handler: MembersLeaveHandler): void {
+    this.leaveHandlers.push(handler);
+  }
 
   /** The org code of a new company's root department; null when every code is taken. */
   async nextRootOrgCode(): Promise<string | null> {
@@ -160,6 +175,17 @@ export class DepartService {
       },
       trx,
     );
+  }
+
+  /**
+   * The user's departments of the company become `departIds` (the user form), inside the
+   * caller's transaction; the caller has checked that they are the company's.
+   */
+  async setUserDeparts(
+    user: { userId: string; companyId: string; departIds: string[] },
+    trx: Db,
+  ): Promise<void> {
+    await this.repository.setUserDeparts(user.userId, user.companyId, user.departIds, trx);
   }
 
   async tree(scope: Scope, lang: Lang): Promise<TDepartTreeNode[]> {
@@ -253,10 +279,11 @@ export class DepartService {
     const depart = await this.requireDepart(scope, depId);
     const members = await this.repository.membersAmong(depId, [...new Set(userIds)]);
     if (members.length === 0) throw notFound();
-    // Leaving also ends the department as the members' current one.
-    await this.repository.removeMembers(depId, members, (trx) =>
-      this.users.clearCurrentDepart(members, depart.org_code, trx),
-    );
+    // Leaving also ends the department as the members' current one (the user module's handler).
+    const leave = { userIds: members, orgCode: depart.org_code };
+    await this.repository.removeMembers(depId, members, async (trx) => {
+      for (const handler of this.leaveHandlers) await handler(leave, trx);
+    });
     await this.userChanged(members);
     await this.permissionsChanged(members);
   }

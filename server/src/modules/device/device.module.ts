@@ -19,11 +19,18 @@ import { TokenService } from './token.service.js';
 
 /** The device registry: tokens, groups, devices, their log and their connection history. */
 export function deviceModule({ db, dialect, dataRules, permissions, bus, clock, log }: Platform) {
-  const tokens = new TokenService(new TokenRepository(db), clock, bus);
-  const groups = new GroupService(new GroupRepository(db), dataRules, permissions, clock);
+  const deviceRepository = new DeviceRepository(db, dialect);
+  const tokens = new TokenService(new TokenRepository(db), deviceRepository, clock, bus);
+  const groups = new GroupService(
+    new GroupRepository(db),
+    deviceRepository,
+    dataRules,
+    permissions,
+    clock,
+  );
   const deviceLogs = new DeviceLogService(new DeviceLogRepository(db), clock);
   const devices = new DeviceService(
-    new DeviceRepository(db, dialect),
+    deviceRepository,
     tokens,
     groups,
     deviceLogs,

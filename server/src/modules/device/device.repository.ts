@@ -62,6 +62,10 @@ function usesTrigrams(filter: DeviceFilter): boolean {
  */
 const SORT_ALL_MATCHES_UP_TO = 20_000;
 
+/**
+ * The one writer of `device` and `device_removed_sn` (the group and token services come here
+ * too), but for the gateway's MQTT path: presence columns and auto-registered devices.
+ */
 export class DeviceRepository {
   constructor(
     private readonly db: Db,
@@ -366,6 +370,25 @@ export class DeviceRepository {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
+  }
+
+  /** The groups' devices leave them, in the transaction that deletes the groups. */
+  async ungroup(companyId: string, groupIds: string[], trx: Db): Promise<void> {
+    await scoped(trx, companyId)
+      .updateTable('device')
+      .set({ group_id: null })
+      .where('group_id', 'in', groupIds)
+      .execute();
+  }
+
+  /** Lets removed SNs register with the token again; returns how many were removed. */
+  async allowSns(companyId: string, tokenId: string, sns: string[]): Promise<number> {
+    const result = await scoped(this.db, companyId)
+      .deleteFrom('device_removed_sn')
+      .where('token_id', '=', tokenId)
+      .where('sn', 'in', sns)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Devices by series, status and firmware version, from `device_stats`. */

@@ -94,14 +94,14 @@ export class GroupRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The groups' devices stay, outside any group. */
-  async delete(companyId: string, ids: string[]): Promise<number> {
+  /** `releaseDevices` (the devices leave the groups) runs first, in the same transaction. */
+  async delete(
+    companyId: string,
+    ids: string[],
+    releaseDevices: (trx: Db) => Promise<void>,
+  ): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      await scoped(trx, companyId)
-        .updateTable('device')
-        .set({ group_id: null })
-        .where('group_id', 'in', ids)
-        .execute();
+      await releaseDevices(trx);
       const result = await scoped(trx, companyId)
         .deleteFrom('device_group')
         .where('id', 'in', ids)

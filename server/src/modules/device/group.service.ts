@@ -14,6 +14,7 @@ import { newId } from '../../platform/db/ids.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
+import type { DeviceRepository } from './device.repository.js';
 import type { GroupRepository } from './group.repository.js';
 import { iso, pageResult, type Page } from './paging.rules.js';
 import { DEVICE_RULES } from './stats-columns.rules.js';
@@ -27,6 +28,8 @@ function nameConflict(error: unknown): never {
 export class GroupService {
   constructor(
     private readonly repository: GroupRepository,
+    /** Devices are written by their repository: deleting a group takes its devices out of it. */
+    private readonly devices: DeviceRepository,
     private readonly dataRules: DataRuleService,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
@@ -121,6 +124,8 @@ export class GroupService {
   /** All or nothing; the devices of deleted groups stay, in no group. */
   async delete(scope: Scope, ids: string[]): Promise<number> {
     await requireAccessToAll(ids, (unique) => this.repository.existingIds(scope.companyId, unique));
-    return this.repository.delete(scope.companyId, ids);
+    return this.repository.delete(scope.companyId, ids, (trx) =>
+      this.devices.ungroup(scope.companyId, ids, trx),
+    );
   }
 }

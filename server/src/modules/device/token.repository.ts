@@ -129,14 +129,4 @@ export class TokenRepository {
       .execute();
     return { records, total: Number(total) };
   }
-
-  /** Lets removed SNs register with the token again; returns how many were removed. */
-  async allowSns(companyId: string, tokenId: string, sns: string[]): Promise<number> {
-    const result = await scoped(this.db, companyId)
-      .deleteFrom('device_removed_sn')
-      .where('token_id', '=', tokenId)
-      .where('sn', 'in', sns)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
 }

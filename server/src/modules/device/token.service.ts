@@ -16,6 +16,7 @@ import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
+import type { DeviceRepository } from './device.repository.js';
 import type { TokenRepository } from './token.repository.js';
 import { iso, pageResult, type Page } from './paging.rules.js';
 
@@ -69,6 +70,8 @@ export interface TokenForDevices {
 export class TokenService {
   constructor(
     private readonly repository: TokenRepository,
+    /** The removed-SN list is written by the device repository, with the devices. */
+    private readonly devices: DeviceRepository,
     private readonly clock: Clock,
     private readonly bus: Bus,
   ) {}
@@ -164,7 +167,7 @@ export class TokenService {
   /** Lets removed SNs register with the token again. */
   async allowSns(scope: Scope, input: TRemovedSnAllow): Promise<number> {
     await this.require(scope.companyId, input.tokenId);
-    return this.repository.allowSns(scope.companyId, input.tokenId, [...new Set(input.sns)]);
+    return this.devices.allowSns(scope.companyId, input.tokenId, [...new Set(input.sns)]);
   }
 
   /** All or nothing: a token that devices still use is refused with their count. */

@@ -83,10 +83,14 @@ export class FirmwareRepository {
   }
 
   /**
-   * Deletes the row unless an unfinished campaign installs it. Finished campaigns keep their
-   * history but no longer point at the firmware (the foreign key would refuse the delete).
+   * Deletes the row unless an unfinished campaign installs it. `beforeDelete` (modules that refer
+   * to the firmware release their references) runs in the same transaction, after the check.
    */
-  async delete(companyId: string, id: string): Promise<'deleted' | 'in-use' | 'not-found'> {
+  async delete(
+    companyId: string,
+    id: string,
+    beforeDelete: (trx: Db) => Promise<void>,
+  ): Promise<'deleted' | 'in-use' | 'not-found'> {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const row = await scoped(trx, companyId)
@@ -97,12 +101,7 @@ export class FirmwareRepository {
           .executeTakeFirst();
         if (!row) return 'not-found';
         if (truthy(row.in_use)) return 'in-use';
-        await scoped(trx, companyId)
-          .updateTable('campaign')
-          .set({ firmware_id: null })
-          .where('firmware_id', '=', id)
-          .where('state', 'not in', UNFINISHED_CAMPAIGN_STATES)
-          .execute();
+        await beforeDelete(trx);
         await scoped(trx, companyId).deleteFrom('firmware').where('id', '=', id).execute();
         return 'deleted';
       });

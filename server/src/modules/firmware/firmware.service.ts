@@ -16,6 +16,7 @@ import { requireAccess } from '../../platform/auth/access.js';
 import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/db/ids.js';
 import type { FirmwareTable } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
@@ -50,6 +51,15 @@ export interface FirmwareUpload {
   filename: string | undefined;
   content: Readable;
 }
+
+/**
+ * Work another module does in a firmware's deletion transaction, after the in-use check and
+ * before the row goes.
+ */
+export type FirmwareDeletionHandler = (
+  deletion: { companyId: string; firmwareId: string },
+  trx: Db,
+) => Promise<void>;
 
 /** What the download route needs of a firmware whose signed link checked out. */
 export interface FirmwareDownload {
@@ -98,6 +108,7 @@ function cleanFileName(name: string | undefined, fallback: string): string {
 export class FirmwareService {
   private secret: Buffer | undefined;
   private readonly hot: FileCache;
+  private readonly deletionHandlers: FirmwareDeletionHandler[] = [];
 
   constructor(
     private readonly repository: FirmwareRepository,
@@ -112,6 +123,14 @@ export class FirmwareService {
     cacheLimits: FileCacheLimits = DOWNLOAD_CACHE,
   ) {
     this.hot = new FileCache(files, cacheLimits);
+  }
+
+  /**
+   * Lets a module that refers to firmware release its references when a firmware is deleted, in
+   * the same transaction (campaigns depend on firmware, so firmware cannot call them).
+   */
+  beforeDelete(handler: FirmwareDeletionHandler): void {
+    this.deletionHandlers.push(handler);
   }
 
   /** Loads the link secret, making it at first start; the first node to store one wins. */
@@ -231,7 +250,10 @@ export class FirmwareService {
 
   /** Refused while an unfinished campaign installs it; the file goes with the row. */
   async delete(scope: Scope, id: string): Promise<void> {
-    const outcome = await this.repository.delete(scope.companyId, id);
+    const deletion = { companyId: scope.companyId, firmwareId: id };
+    const outcome = await this.repository.delete(scope.companyId, id, async (trx) => {
+      for (const handler of this.deletionHandlers) await handler(deletion, trx);
+    });
     if (outcome === 'not-found') throw new AppError('firmwareNotFound', 404);
     if (outcome === 'in-use') throw new AppError('firmwareInUse', 409);
     this.hot.evict(AREA, id);

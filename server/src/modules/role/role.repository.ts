@@ -109,6 +109,24 @@ export class RoleRepository {
     });
   }
 
+  /**
+   * Replaces the user's roles of the company (another company's stay), in the caller's
+   * transaction. The caller has checked that the roles are the company's.
+   */
+  async setUserRoles(userId: string, companyId: string, roleIds: string[], trx: Db) {
+    await trx
+      .deleteFrom('sys_user_role')
+      .where('user_id', '=', userId)
+      .where('role_id', 'in', scoped(trx, companyId).selectFrom('sys_role').select('sys_role.id'))
+      .execute();
+    if (roleIds.length > 0) {
+      await trx
+        .insertInto('sys_user_role')
+        .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
+        .execute();
+    }
+  }
+
   async userIdsOf(roleIds: string[]): Promise<string[]> {
     if (roleIds.length === 0) return [];
     const rows = await this.db

@@ -80,6 +80,17 @@ export class RoleService {
     );
   }
 
+  /**
+   * The user's roles of the company become `roleIds` (the user form), inside the caller's
+   * transaction; the caller has checked the roles and the caller's right to hand them out.
+   */
+  async setUserRoles(
+    user: { userId: string; companyId: string; roleIds: string[] },
+    trx: Db,
+  ): Promise<void> {
+    await this.repository.setUserRoles(user.userId, user.companyId, user.roleIds, trx);
+  }
+
   async list(scope: Scope, query: TRoleQuery): Promise<TRolePage> {
     const { records, total } = await this.repository.page(scope.companyId, query);
     const counts = await this.repository.userCounts(records.map((r) => r.id));

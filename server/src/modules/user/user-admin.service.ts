@@ -26,7 +26,7 @@ import { AppError, forbidden, notFound } from '../../platform/http/app-error.js'
 import type { Lang } from '../../platform/http/i18n.js';
 import { message } from '../../platform/http/messages.js';
 import { weakPasswordReason } from './password-policy.rules.js';
-import { newUserRow } from './user.service.js';
+import { newUserRow, type UserService } from './user.service.js';
 import type {
   NamedRow,
   UserRepository,
@@ -68,6 +68,7 @@ export interface ImportRow {
 export class UserAdminService {
   constructor(
     private readonly repository: UserRepository,
+    private readonly users: UserService,
     private readonly permissions: PermissionService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
@@ -126,7 +127,7 @@ export class UserAdminService {
 
     const now = this.clock();
     const id = newId();
-    await this.repository.insert(
+    await this.users.create(
       newUserRow({
         id,
         company_id: companyId,
@@ -162,7 +163,7 @@ export class UserAdminService {
       }
     }
 
-    await this.repository.update(
+    await this.users.update(
       user.id,
       {
         realname: input.realname,
@@ -253,7 +254,7 @@ export class UserAdminService {
         errors.push({ row: row.row, message: problem });
         continue;
       }
-      await this.repository.insert(
+      await this.users.create(
         newUserRow({
           id: newId(),
           company_id: scope.companyId,

@@ -43,7 +43,10 @@ export interface UserLinkRows {
 
 type Page = Pick<TAdminUserQuery, 'pageNo' | 'pageSize' | 'column' | 'order'>;
 
-/** The one writer of `sys_user` and `sys_user_company`: other modules go through `UserService`. */
+/**
+ * The one writer of `sys_user`, `sys_user_company` and `sys_user_position`: other modules go
+ * through `UserService`. A user's roles and departments are written by the role and depart modules.
+ */
 export class UserRepository {
   constructor(private readonly db: Db) {}
 
@@ -233,62 +236,55 @@ export class UserRepository {
       .executeTakeFirst();
   }
 
-  /** In the caller's transaction when `executor` is one (a company and its first administrator). */
-  async insert(user: SysUserTable, links: UserLinks, executor: Db = this.db): Promise<void> {
+  /**
+   * The user with its company membership and positions. `writeLinks` (the role and depart modules
+   * write the user's roles and departments) runs in the same transaction: the caller's when
+   * `executor` is one (a company and its first administrator).
+   */
+  async insert(
+    user: SysUserTable,
+    positionIds: string[],
+    writeLinks: (trx: Db) => Promise<void>,
+    executor: Db = this.db,
+  ): Promise<void> {
     await inTransaction(executor, async (trx) => {
       await trx.insertInto('sys_user').values(user).execute();
       await trx
         .insertInto('sys_user_company')
         .values({ user_id: user.id, company_id: user.company_id })
         .execute();
-      await writeLinks(trx, user.id, links);
+      await writeLinks(trx);
+      await insertPositions(trx, user.id, positionIds);
     });
   }
 
+  /**
+   * Only the links inside the user's company are the form's to replace; `writeLinks` (roles and
+   * departments, written by their modules) runs in the same transaction.
+   */
   async update(
     id: string,
     fields: Pick<SysUserTable, 'realname' | 'phone' | 'email' | 'update_time'>,
-    links: UserLinks,
+    links: Pick<UserLinks, 'departIds' | 'positionIds'>,
     companyId: string,
+    writeLinks: (trx: Db) => Promise<void>,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const company = scoped(trx, companyId);
       await trx.updateTable('sys_user').set(fields).where('id', '=', id).execute();
-      // Only the links inside the user's company are the form's to replace.
-      await trx
-        .deleteFrom('sys_user_role')
-        .where('user_id', '=', id)
-        .where('role_id', 'in', company.selectFrom('sys_role').select('sys_role.id'))
-        .execute();
-      await trx
-        .deleteFrom('sys_user_depart')
-        .where('user_id', '=', id)
-        .where('depart_id', 'in', company.selectFrom('sys_depart').select('sys_depart.id'))
-        .execute();
+      await writeLinks(trx);
       await trx
         .deleteFrom('sys_user_position')
         .where('user_id', '=', id)
         .where('position_id', 'in', company.selectFrom('sys_position').select('sys_position.id'))
         .execute();
-      await writeLinks(trx, id, links);
-      // As when a member is removed from a department: its department roles end with it, and it
-      // stops being the user's current department.
+      await insertPositions(trx, id, links.positionIds);
+      // As when a member leaves a department: a department left stops being the current one.
       const left = (eb: ExpressionBuilder<Database, 'sys_depart'>) =>
         eb.and([
           eb('sys_depart.company_id', '=', companyId),
           ...(links.departIds.length > 0 ? [eb('sys_depart.id', 'not in', links.departIds)] : []),
         ]);
-      await trx
-        .deleteFrom('sys_depart_role_user')
-        .where('user_id', '=', id)
-        .where('drole_id', 'in', (eb) =>
-          eb
-            .selectFrom('sys_depart_role')
-            .innerJoin('sys_depart', 'sys_depart.id', 'sys_depart_role.depart_id')
-            .select('sys_depart_role.id')
-            .where(left),
-        )
-        .execute();
       await trx
         .updateTable('sys_user')
         .set({ org_code: null })
@@ -387,23 +383,11 @@ export class UserRepository {
   }
 }
 
-async function writeLinks(trx: Db, userId: string, links: UserLinks): Promise<void> {
-  if (links.roleIds.length > 0) {
-    await trx
-      .insertInto('sys_user_role')
-      .values(links.roleIds.map((role_id) => ({ user_id: userId, role_id })))
-      .execute();
-  }
-  if (links.departIds.length > 0) {
-    await trx
-      .insertInto('sys_user_depart')
-      .values(links.departIds.map((depart_id) => ({ user_id: userId, depart_id })))
-      .execute();
-  }
-  if (links.positionIds.length > 0) {
+async function insertPositions(trx: Db, userId: string, positionIds: string[]): Promise<void> {
+  if (positionIds.length > 0) {
     await trx
       .insertInto('sys_user_position')
-      .values(links.positionIds.map((position_id) => ({ user_id: userId, position_id })))
+      .values(positionIds.map((position_id) => ({ user_id: userId, position_id })))
       .execute();
   }
 }

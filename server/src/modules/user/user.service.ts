@@ -12,6 +12,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SysUserTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, unauthorized } from '../../platform/http/app-error.js';
+import type { DepartService } from '../depart/depart.service.js';
+import type { RoleService } from '../role/role.service.js';
 import { weakPasswordReason } from './password-policy.rules.js';
 import type { UserLinks, UserRepository } from './user.repository.js';
 
@@ -50,6 +52,8 @@ export function toUserInfo(user: UserRow): TUserInfo {
 export class UserService {
   constructor(
     private readonly repository: UserRepository,
+    private readonly roles: RoleService,
+    private readonly departs: DepartService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
     private readonly bus: Bus,
@@ -75,7 +79,27 @@ export class UserService {
    * company is created with its first administrator, all or nothing).
    */
   async create(user: UserRow, links: UserLinks, executor?: Db): Promise<void> {
-    await this.repository.insert(user, links, executor);
+    await this.repository.insert(
+      user,
+      links.positionIds,
+      (trx) => this.writeOwnedLinks(user.id, user.company_id, links, trx),
+      executor,
+    );
+  }
+
+  /**
+   * Changes the user's details and replaces their links inside the company (the user form), all
+   * or nothing. The caller has checked that the links are the company's.
+   */
+  async update(
+    id: string,
+    fields: Pick<UserRow, 'realname' | 'phone' | 'email' | 'update_time'>,
+    links: UserLinks,
+    companyId: string,
+  ): Promise<void> {
+    await this.repository.update(id, fields, links, companyId, (trx) =>
+      this.writeOwnedLinks(id, companyId, links, trx),
+    );
   }
 
   /** Stores a new password hash; the caller ends the user's sessions. */
@@ -149,6 +173,17 @@ export class UserService {
     if (reason) throw new AppError('weakPassword', 400, { reason });
     await this.setPasswordHash(user.id, await this.hasher.hash(input.password));
     await this.sessions.revokeAllOf(user.id);
+  }
+
+  /** A user's roles and departments are the role and depart modules' rows. */
+  private async writeOwnedLinks(
+    userId: string,
+    companyId: string,
+    links: UserLinks,
+    trx: Db,
+  ): Promise<void> {
+    await this.roles.setUserRoles({ userId, companyId, roleIds: links.roleIds }, trx);
+    await this.departs.setUserDeparts({ userId, companyId, departIds: links.departIds }, trx);
   }
 
   private async requireUser(scope: Scope): Promise<UserRow> {
