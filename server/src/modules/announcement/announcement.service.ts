@@ -31,6 +31,7 @@ import {
   type SystemMessageCode,
   type SystemMessageParams,
 } from './system-messages.rules.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 const epoch = (time: string | null | undefined) => (time ? Date.parse(time) : null);
@@ -153,13 +154,11 @@ export class AnnouncementService {
 
   async list(scope: Scope, query: TAnnouncementQuery, lang: Lang): Promise<TAnnouncementPage> {
     const { records, total } = await this.repository.page(scope.companyId, query, query);
-    return {
-      records: records.map((row) => toAnnouncement(row, lang)),
+    return pageResult(
+      records.map((row) => toAnnouncement(row, lang)),
       total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+      query,
+    );
   }
 
   async get(scope: Scope, id: string, lang: Lang): Promise<TAnnouncement> {
@@ -329,13 +328,11 @@ export class AnnouncementService {
       },
       query,
     );
-    return {
-      records: records.map((row) => toUserAnnouncement(row, lang)),
+    return pageResult(
+      records.map((row) => toUserAnnouncement(row, lang)),
       total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+      query,
+    );
   }
 
   /** Only an announcement addressed to the caller; anything else is "not found". */

@@ -17,7 +17,7 @@ import type { ConfigOutcome, DeviceConfigService } from '../device-config/config
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceOnlineStatus, DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
-import { iso } from '../device/paging.rules.js';
+import { iso } from '../../platform/http/paging.js';
 import type { FirmwareService } from '../firmware/firmware.service.js';
 import {
   OPEN_STATES,

@@ -34,7 +34,7 @@ import type {
 } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { DeviceService } from '../device/device.service.js';
-import { iso, pageResult, type Page } from '../device/paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 import { DEVICE_RULES } from '../device/stats-columns.rules.js';
 import { assignWaves } from './campaign-plan.rules.js';
 import type { CampaignEngine, FirmwareSource } from './campaign-engine.service.js';

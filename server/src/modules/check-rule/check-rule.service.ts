@@ -16,6 +16,7 @@ import type { SysCheckRuleTable } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import type { CheckRuleRepository } from './check-rule.repository.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 const ZStoredItems = z.array(ZCheckRuleItem);
 
@@ -80,13 +81,7 @@ export class CheckRuleService {
 
   async list(query: TCheckRuleListQuery): Promise<TCheckRulePage> {
     const { records, total } = await this.repository.page(query);
-    return {
-      records: records.map(toCheckRule),
-      total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+    return pageResult(records.map(toCheckRule), total, query);
   }
 
   async get(id: string): Promise<TCheckRule> {

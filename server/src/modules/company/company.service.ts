@@ -23,6 +23,7 @@ import type { RoleService } from '../role/role.service.js';
 import { weakPasswordReason } from '../user/password-policy.rules.js';
 import { newUserRow, type UserService } from '../user/user.service.js';
 import type { CompanyRepository } from './company.repository.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 function toCompany(
   row: SysCompanyTable & {
@@ -70,13 +71,7 @@ export class CompanyService {
   async list(scope: Scope, query: TCompanyQuery) {
     await this.requirePlatformAdmin(scope);
     const { records, total } = await this.repository.page(query, query);
-    return {
-      records: records.map(toCompany),
-      total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+    return pageResult(records.map(toCompany), total, query);
   }
 
   async byId(scope: Scope, id: string): Promise<TCompany> {

@@ -27,6 +27,7 @@ import { AppError, forbidden, notFound } from '../../platform/http/app-error.js'
 import type { Lang } from '../../platform/http/i18n.js';
 import type { DepartRepository } from './depart.repository.js';
 import { nextOrgCode } from './org-code.rules.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 function departTitle(row: SysDepartTable, lang: Lang): string {
   return lang === 'en-US' ? (row.depart_name_en ?? row.depart_name) : row.depart_name;
@@ -100,16 +101,6 @@ function toRole(row: SysDepartRoleTable): TDepartRole {
     roleName: row.role_name,
     roleCode: row.role_code,
     createTime: new Date(row.create_time).toISOString(),
-  };
-}
-
-function pageResult<T>(records: T[], total: number, query: { pageNo: number; pageSize: number }) {
-  return {
-    records,
-    total,
-    size: query.pageSize,
-    current: query.pageNo,
-    pages: Math.ceil(total / query.pageSize),
   };
 }
 

@@ -31,7 +31,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import type { ActionOrigin, DeviceService } from '../device/device.service.js';
-import { iso, isoOrNull, pageResult, type Page } from '../device/paging.rules.js';
+import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/paging.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';

@@ -11,7 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import type { DeviceEventTable } from '../../platform/db/schema.js';
 import type { DeviceEventInput, DeviceRef } from '../device-gateway/uplink-sink.service.js';
-import { iso } from '../device/paging.rules.js';
+import { iso } from '../../platform/http/paging.js';
 import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import {
   mergeLatest,

@@ -11,7 +11,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { DeviceService } from '../device/device.service.js';
-import { iso, pageResult, type Page } from '../device/paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 import { toEvent, type DeviceDataWriter } from './device-data-writer.service.js';
 import type { DeviceDataRepository } from './device-data.repository.js';
 

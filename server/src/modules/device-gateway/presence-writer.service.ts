@@ -4,7 +4,7 @@ import type { Bus } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DeviceSessionTable } from '../../platform/db/schema.js';
 import { expectedRestart } from '../device/expected-restart.rules.js';
-import { isoOrNull } from '../device/paging.rules.js';
+import { isoOrNull } from '../../platform/http/paging.js';
 import type {
   GatewayRepository,
   LiveRow,

@@ -11,7 +11,7 @@ import type { Scope } from '../../platform/auth/scope.js';
 import type { Clock } from '../../platform/clock.js';
 import type { JobSpec } from '../../platform/scheduler/scheduler.js';
 import type { DeviceService } from './device.service.js';
-import { iso, isoOrNull, pageResult, type Page } from './paging.rules.js';
+import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/paging.js';
 import type { ConnectionRepository } from './connection.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -13,7 +13,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
 import { message, type MessageKey } from '../../platform/http/messages.js';
 import type { DeviceLogRepository } from './device-log.repository.js';
-import { iso, pageResult, type Page } from './paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 
 /** Subjects the server writes, stored as codes and shown in the reader's language. */
 export const DEVICE_LOG_SUBJECTS = {

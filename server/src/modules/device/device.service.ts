@@ -41,7 +41,7 @@ import {
 } from './device.repository.js';
 import { mapHeader, type ImportColumn } from './device-sheet.rules.js';
 import type { GroupService } from './group.service.js';
-import { iso, isoOrNull, pageResult, type Page } from './paging.rules.js';
+import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/paging.js';
 import { DEVICE_RULES } from './stats-columns.rules.js';
 import { expectedRestart } from './expected-restart.rules.js';
 import type { TokenForDevices, TokenService } from './token.service.js';

@@ -1,6 +1,6 @@
 import { RESTART_KINDS, type TExpectedRestart, type TRestartKind } from '@blrms/contracts';
 import type { DeviceTable } from '../../platform/db/schema.js';
-import { iso } from './paging.rules.js';
+import { iso } from '../../platform/http/paging.js';
 
 const isRestartKind = (kind: string | null | undefined): kind is TRestartKind =>
   (RESTART_KINDS as readonly (string | null | undefined)[]).includes(kind);

@@ -16,7 +16,7 @@ import type { DeviceGroupTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import type { DeviceRepository } from './device.repository.js';
 import type { GroupRepository } from './group.repository.js';
-import { iso, pageResult, type Page } from './paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 import { DEVICE_RULES } from './stats-columns.rules.js';
 
 /** Two requests raced for one name: the unique index decided. */

@@ -18,7 +18,7 @@ import { newId } from '../../platform/db/ids.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { DeviceRepository } from './device.repository.js';
 import type { TokenRepository } from './token.repository.js';
-import { iso, pageResult, type Page } from './paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const CODE_LENGTH = 8;

@@ -29,7 +29,7 @@ import {
   type StorageReservations,
 } from '../../platform/files/storage-quota.js';
 import { AppError, forbidden } from '../../platform/http/app-error.js';
-import { iso, pageResult, type Page } from '../device/paging.rules.js';
+import { iso, pageResult, type Page } from '../../platform/http/paging.js';
 import { truthy, type FirmwareRepository, type FirmwareRow } from './firmware.repository.js';
 
 const AREA = 'firmware';

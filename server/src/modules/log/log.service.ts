@@ -23,6 +23,7 @@ import {
   type OperationWords,
   type RecordNames,
 } from './operation.rules.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 const VISIT_DAYS = 7;
 const LAST_LOGINS = 10;
@@ -190,13 +191,11 @@ export class LogService {
       },
       query,
     );
-    return {
-      records: records.map((row) => toSysLog(row, lang)),
+    return pageResult(
+      records.map((row) => toSysLog(row, lang)),
       total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+      query,
+    );
   }
 
   async loginInfo(scope: Scope): Promise<TLogInfo> {

@@ -12,6 +12,7 @@ import type { SysPositionTable } from '../../platform/db/schema.js';
 import { AppError, notFound } from '../../platform/http/app-error.js';
 import type { DictService } from '../dict/dict.service.js';
 import type { PositionRepository } from './position.repository.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 export const POSITION_RANK_DICT = 'position_rank';
 
@@ -34,13 +35,7 @@ export class PositionService {
 
   async list(scope: Scope, query: TPositionQuery) {
     const { records, total } = await this.repository.page(scope.companyId, query, query);
-    return {
-      records: records.map(toPosition),
-      total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+    return pageResult(records.map(toPosition), total, query);
   }
 
   queryAll(scope: Scope): Promise<TPositionOption[]> {

@@ -21,6 +21,7 @@ import type { SysRoleTable } from '../../platform/db/schema.js';
 import { AppError, forbidden, notFound } from '../../platform/http/app-error.js';
 import { toDataRule } from '../permission/permission-admin.service.js';
 import type { RoleRepository } from './role.repository.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 /** The role that makes its holders the company's administrators (the platform's: of everything). */
 export const ADMIN_ROLE_CODE = 'admin';
@@ -94,13 +95,11 @@ export class RoleService {
   async list(scope: Scope, query: TRoleQuery): Promise<TRolePage> {
     const { records, total } = await this.repository.page(scope.companyId, query);
     const counts = await this.repository.userCounts(records.map((r) => r.id));
-    return {
-      records: records.map((r) => ({ ...toRole(r), userCount: counts.get(r.id) ?? 0 })),
+    return pageResult(
+      records.map((r) => ({ ...toRole(r), userCount: counts.get(r.id) ?? 0 })),
       total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+      query,
+    );
   }
 
   async all(scope: Scope, companyId: string | undefined): Promise<TRole[]> {

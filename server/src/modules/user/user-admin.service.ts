@@ -34,6 +34,7 @@ import type {
   UserLinkRows,
   UserLinks,
 } from './user.repository.js';
+import { pageResult } from '../../platform/http/paging.js';
 
 /** Rows of an export, and of an import, at most. */
 export const USER_FILE_MAX_ROWS = 5000;
@@ -79,13 +80,7 @@ export class UserAdminService {
   async list(scope: Scope, query: TAdminUserQuery, lang: Lang): Promise<TAdminUserPage> {
     const actor = await this.actor(scope);
     const { records, total } = await this.repository.page(this.filterOf(actor, query), query);
-    return {
-      records: await this.toAdminUsers(records, lang),
-      total,
-      size: query.pageSize,
-      current: query.pageNo,
-      pages: Math.ceil(total / query.pageSize),
-    };
+    return pageResult(await this.toAdminUsers(records, lang), total, query);
   }
 
   async exportRows(scope: Scope, query: TAdminUserExportQuery, lang: Lang) {
