@@ -1,7 +1,8 @@
 import { ModalForm, ProFormDigit, ProFormSelect, ProFormText } from '@ant-design/pro-components';
-import type { TDepartAdd, TDepartTreeNode } from '@blrms/contracts';
+import { ZDepartAdd, type TDepartAdd, type TDepartTreeNode } from '@blrms/contracts';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useCategoryOptions } from './categories';
 
 type Props = {
@@ -39,13 +40,17 @@ export function DepartFormModal({ open, parent, onClose, onSubmit }: Props) {
       <ProFormText
         name="departName"
         label={t('departAdmin.name')}
-        rules={[{ required: true, message: t('departAdmin.nameRequired') }, { max: 100 }]}
+        rules={zodRules(ZDepartAdd, 'departName', { required: t('departAdmin.nameRequired') })}
       />
-      <ProFormText name="departNameEn" label={t('departAdmin.nameEn')} rules={[{ max: 100 }]} />
+      <ProFormText
+        name="departNameEn"
+        label={t('departAdmin.nameEn')}
+        rules={zodRules(ZDepartAdd, 'departNameEn')}
+      />
       <ProFormSelect
         name="orgCategory"
         label={t('departAdmin.category')}
-        rules={[{ required: true }]}
+        rules={zodRules(ZDepartAdd, 'orgCategory')}
         options={categories}
       />
       <ProFormDigit

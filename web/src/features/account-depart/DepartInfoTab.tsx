@@ -1,7 +1,8 @@
 import { ProForm, ProFormDigit, ProFormSelect, ProFormText } from '@ant-design/pro-components';
-import type { TDepartEdit, TDepartTreeNode } from '@blrms/contracts';
+import { ZDepartEdit, type TDepartEdit, type TDepartTreeNode } from '@blrms/contracts';
 import { Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useCategoryOptions } from './categories';
 
 type Props = {
@@ -43,9 +44,13 @@ export function DepartInfoTab({ depart, canEdit, onSave }: Props) {
         <ProFormText
           name="departName"
           label={t('departAdmin.name')}
-          rules={[{ required: true, message: t('departAdmin.nameRequired') }, { max: 100 }]}
+          rules={zodRules(ZDepartEdit, 'departName', { required: t('departAdmin.nameRequired') })}
         />
-        <ProFormText name="departNameEn" label={t('departAdmin.nameEn')} rules={[{ max: 100 }]} />
+        <ProFormText
+          name="departNameEn"
+          label={t('departAdmin.nameEn')}
+          rules={zodRules(ZDepartEdit, 'departNameEn')}
+        />
         <ProFormSelect name="orgCategory" label={t('departAdmin.category')} options={categories} />
         <ProFormDigit
           name="departOrder"

@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormText } from '@ant-design/pro-components';
-import type { TDepartRole, TDepartTreeNode } from '@blrms/contracts';
+import { ZDepartRoleAdd, type TDepartRole, type TDepartTreeNode } from '@blrms/contracts';
 import { Button, Form, Modal, Popconfirm, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm } from '../../shared/field-errors';
 import { formatDateTime } from '../../shared/format';
 import { GrantTree } from './GrantTree';
@@ -224,15 +225,18 @@ export function DepartRolesTab({
         <ProFormText
           name="roleName"
           label={t('departAdmin.roleName')}
-          rules={[{ required: true, message: t('departAdmin.roleNameRequired') }, { max: 100 }]}
+          rules={zodRules(ZDepartRoleAdd, 'roleName', {
+            required: t('departAdmin.roleNameRequired'),
+          })}
         />
         <ProFormText
           name="roleCode"
           label={t('departAdmin.roleCode')}
-          rules={[
-            { required: true, message: t('departAdmin.roleCodeRequired') },
-            { pattern: /^[A-Za-z0-9_-]{1,64}$/, message: t('departAdmin.roleCodeRule') },
-          ]}
+          rules={zodRules(ZDepartRoleAdd, 'roleCode', {
+            required: t('departAdmin.roleCodeRequired'),
+            pattern: t('departAdmin.roleCodeRule'),
+            maxLength: () => t('departAdmin.roleCodeRule'),
+          })}
         />
       </ModalForm>
       <RolePermissionModal

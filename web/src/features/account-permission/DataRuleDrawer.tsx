@@ -1,6 +1,11 @@
 import { ModalForm, ProFormRadio, ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import type { TDataRule, TPermissionDataRule, TPermissionNode } from '@blrms/contracts';
-import { DATA_RULE_COLUMNS, DATA_RULE_OPERATORS, DATA_RULE_VARIABLES } from '@blrms/contracts';
+import {
+  DATA_RULE_COLUMNS,
+  DATA_RULE_OPERATORS,
+  DATA_RULE_VARIABLES,
+  ZPermissionRuleAdd,
+} from '@blrms/contracts';
 import {
   Alert,
   AutoComplete,
@@ -15,6 +20,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { usePermissionMutations, usePermissionRules } from './use-permissions';
 
 /** Columns a rule of this permission may use: the union over its perms codes (contracts whitelist). */
@@ -151,23 +157,22 @@ export function DataRuleDrawer({ permission, editable, onClose }: Props) {
           <ProFormText
             name="ruleName"
             label={t('permissionAdmin.ruleName')}
-            rules={[
-              { required: true, message: t('permissionAdmin.ruleNameRequired') },
-              { max: 64 },
-            ]}
+            rules={zodRules(ZPermissionRuleAdd, 'ruleName', {
+              required: t('permissionAdmin.ruleNameRequired'),
+            })}
             fieldProps={{ id: 'rule-name' }}
           />
           <ProFormSelect
             name="ruleColumn"
             label={t('permissionAdmin.ruleColumn')}
-            rules={[{ required: true }]}
+            rules={zodRules(ZPermissionRuleAdd, 'ruleColumn')}
             options={columns.map((c) => ({ value: c, label: c }))}
             fieldProps={{ id: 'rule-column' }}
           />
           <ProFormSelect
             name="ruleConditions"
             label={t('permissionAdmin.ruleConditions')}
-            rules={[{ required: true }]}
+            rules={zodRules(ZPermissionRuleAdd, 'ruleConditions')}
             options={DATA_RULE_OPERATORS.map((op) => ({
               value: op,
               label: t(`permissionAdmin.op.${op}`),
@@ -177,7 +182,7 @@ export function DataRuleDrawer({ permission, editable, onClose }: Props) {
           <Form.Item
             name="ruleValue"
             label={t('permissionAdmin.ruleValue')}
-            rules={[{ max: 255 }]}
+            rules={zodRules(ZPermissionRuleAdd, 'ruleValue')}
             tooltip={t('permissionAdmin.ruleValueHint')}
           >
             <AutoComplete

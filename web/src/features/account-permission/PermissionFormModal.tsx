@@ -6,9 +6,10 @@ import {
   ProFormText,
   ProFormTreeSelect,
 } from '@ant-design/pro-components';
-import type { TPermissionAdd, TPermissionNode } from '@blrms/contracts';
+import { ZPermissionAdd, type TPermissionAdd, type TPermissionNode } from '@blrms/contracts';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 
 type Values = Partial<Omit<TPermissionAdd, 'parentId' | 'name' | 'menuType'>> &
   Pick<TPermissionAdd, 'name' | 'menuType'> & { parentId?: string | null };
@@ -114,14 +115,14 @@ export function PermissionFormModal({ open, editing, parentId, tree, onClose, on
         name="name"
         label={t('permissionAdmin.name')}
         colProps={{ xs: 24, sm: 12 }}
-        rules={[{ required: true, message: t('permissionAdmin.nameRequired') }, { max: 100 }]}
+        rules={zodRules(ZPermissionAdd, 'name', { required: t('permissionAdmin.nameRequired') })}
         fieldProps={{ id: 'permission-name' }}
       />
       <ProFormText
         name="nameEn"
         label={t('permissionAdmin.nameEn')}
         colProps={{ xs: 24, sm: 12 }}
-        rules={[{ max: 100 }]}
+        rules={zodRules(ZPermissionAdd, 'nameEn')}
         fieldProps={{ id: 'permission-name-en' }}
       />
       <ProFormTreeSelect
@@ -142,39 +143,40 @@ export function PermissionFormModal({ open, editing, parentId, tree, onClose, on
             name="url"
             label={t('permissionAdmin.url')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[{ required: true, message: t('permissionAdmin.urlRequired') }, { max: 255 }]}
+            rules={[
+              // A menu needs its route; the contract leaves it optional because buttons have none.
+              { required: true, message: t('permissionAdmin.urlRequired') },
+              ...zodRules(ZPermissionAdd, 'url'),
+            ]}
             fieldProps={{ id: 'permission-url', placeholder: '/account/user' }}
           />
           <ProFormText
             name="component"
             label={t('permissionAdmin.component')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[{ max: 255 }]}
+            rules={zodRules(ZPermissionAdd, 'component')}
             fieldProps={{ id: 'permission-component', placeholder: 'account/UserList' }}
           />
           <ProFormText
             name="componentName"
             label={t('permissionAdmin.componentName')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[
-              {
-                pattern: /^[A-Za-z][A-Za-z0-9_-]*$/,
-                message: t('permissionAdmin.componentNameRule'),
-              },
-            ]}
+            rules={zodRules(ZPermissionAdd, 'componentName', {
+              pattern: t('permissionAdmin.componentNameRule'),
+            })}
             fieldProps={{ id: 'permission-component-name' }}
           />
           <ProFormText
             name="redirect"
             label={t('permissionAdmin.redirect')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[{ max: 255 }]}
+            rules={zodRules(ZPermissionAdd, 'redirect')}
           />
           <ProFormText
             name="icon"
             label={t('permissionAdmin.icon')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[{ max: 100 }]}
+            rules={zodRules(ZPermissionAdd, 'icon')}
             fieldProps={{ placeholder: 'setting' }}
           />
         </>

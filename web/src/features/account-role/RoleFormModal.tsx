@@ -1,7 +1,8 @@
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import type { TRole, TRoleAdd } from '@blrms/contracts';
+import { ZRoleAdd, type TRole, type TRoleAdd } from '@blrms/contracts';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm } from '../../shared/field-errors';
 
 type Props = {
@@ -51,29 +52,28 @@ export function RoleFormModal({ open, editing, onClose, onSubmit }: Props) {
         name="roleCode"
         label={t('roleAdmin.roleCode')}
         disabled={editing?.roleCode === 'admin'}
-        rules={[
-          { required: true, message: t('roleAdmin.roleCodeRequired') },
-          { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, message: t('roleAdmin.roleCodeRule') },
-          { max: 64 },
-        ]}
+        rules={zodRules(ZRoleAdd, 'roleCode', {
+          required: t('roleAdmin.roleCodeRequired'),
+          pattern: t('roleAdmin.roleCodeRule'),
+        })}
         fieldProps={{ id: 'role-code' }}
       />
       <ProFormText
         name="roleName"
         label={t('roleAdmin.roleName')}
-        rules={[{ required: true, message: t('roleAdmin.roleNameRequired') }, { max: 100 }]}
+        rules={zodRules(ZRoleAdd, 'roleName', { required: t('roleAdmin.roleNameRequired') })}
         fieldProps={{ id: 'role-name' }}
       />
       <ProFormText
         name="roleNameEn"
         label={t('roleAdmin.roleNameEn')}
-        rules={[{ max: 100 }]}
+        rules={zodRules(ZRoleAdd, 'roleNameEn')}
         fieldProps={{ id: 'role-name-en' }}
       />
       <ProFormTextArea
         name="description"
         label={t('roleAdmin.description')}
-        rules={[{ max: 255 }]}
+        rules={zodRules(ZRoleAdd, 'description')}
         fieldProps={{ id: 'role-description' }}
       />
     </ModalForm>

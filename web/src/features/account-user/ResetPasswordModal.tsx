@@ -1,7 +1,8 @@
 import { ModalForm, ProFormText } from '@ant-design/pro-components';
-import type { TAdminChangePassword, TAdminUser } from '@blrms/contracts';
+import { ZAdminChangePassword, type TAdminChangePassword, type TAdminUser } from '@blrms/contracts';
 import { Alert, Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm } from '../../shared/field-errors';
 import { generatePassword } from './generate-password';
 
@@ -48,11 +49,10 @@ export function ResetPasswordModal({ user, onClose, onSubmit }: Props) {
       <ProFormText
         name="password"
         label={t('userAdmin.newPassword')}
-        rules={[
-          { required: true, message: t('userAdmin.passwordRequired') },
-          { min: 8, message: t('userAdmin.passwordMin') },
-          { max: 128 },
-        ]}
+        rules={zodRules(ZAdminChangePassword, 'password', {
+          required: t('userAdmin.passwordRequired'),
+          minLength: () => t('userAdmin.passwordMin'),
+        })}
         fieldProps={{
           id: 'reset-password',
           autoComplete: 'new-password',

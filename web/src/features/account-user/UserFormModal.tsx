@@ -4,10 +4,16 @@ import {
   ProFormText,
   ProFormTreeSelect,
 } from '@ant-design/pro-components';
-import type { TAdminUser, TAdminUserAdd, TAdminUserEdit } from '@blrms/contracts';
+import {
+  ZAdminUserAdd,
+  type TAdminUser,
+  type TAdminUserAdd,
+  type TAdminUserEdit,
+} from '@blrms/contracts';
 import { Button, Form, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { generatePassword } from './generate-password';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm } from '../../shared/field-errors';
 import { useCompanyOptions, useDepartTree, usePositionOptions, useRoleOptions } from './use-users';
 
@@ -33,9 +39,6 @@ type Props = {
   onClose: () => void;
   onSubmit: (values: TAdminUserAdd | TAdminUserEdit) => Promise<unknown>;
 };
-
-const PHONE = /^1[3-9]\d{9}$/;
-const USERNAME = /^[A-Za-z0-9]+$/;
 
 export function UserFormModal(props: Props) {
   const { open, editing, currentCompanyId, canChooseCompany, onClose, onSubmit } = props;
@@ -110,22 +113,20 @@ export function UserFormModal(props: Props) {
             name="username"
             label={t('userAdmin.username')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[
-              { required: true, message: t('userAdmin.usernameRequired') },
-              { pattern: USERNAME, message: t('userAdmin.usernameRule') },
-              { max: 32 },
-            ]}
+            rules={zodRules(ZAdminUserAdd, 'username', {
+              required: t('userAdmin.usernameRequired'),
+              pattern: t('userAdmin.usernameRule'),
+            })}
             fieldProps={{ id: 'user-username', autoComplete: 'off' }}
           />
           <ProFormText
             name="password"
             label={t('userAdmin.password')}
             colProps={{ xs: 24, sm: 12 }}
-            rules={[
-              { required: true, message: t('userAdmin.passwordRequired') },
-              { min: 8, message: t('userAdmin.passwordMin') },
-              { max: 128 },
-            ]}
+            rules={zodRules(ZAdminUserAdd, 'password', {
+              required: t('userAdmin.passwordRequired'),
+              minLength: () => t('userAdmin.passwordMin'),
+            })}
             fieldProps={{
               id: 'user-password',
               autoComplete: 'new-password',
@@ -147,14 +148,14 @@ export function UserFormModal(props: Props) {
         name="realname"
         label={t('userAdmin.realname')}
         colProps={{ xs: 24, sm: 12 }}
-        rules={[{ required: true, message: t('userAdmin.realnameRequired') }, { max: 100 }]}
+        rules={zodRules(ZAdminUserAdd, 'realname', { required: t('userAdmin.realnameRequired') })}
         fieldProps={{ id: 'user-realname' }}
       />
       <ProFormText
         name="phone"
         label={t('userAdmin.phone')}
         colProps={{ xs: 24, sm: 12 }}
-        rules={[{ pattern: PHONE, message: t('userAdmin.phoneRule') }]}
+        rules={zodRules(ZAdminUserAdd, 'phone', { pattern: t('userAdmin.phoneRule') })}
         fieldProps={{ id: 'user-phone' }}
       />
       <ProFormText

@@ -1,9 +1,10 @@
 import type { TAnnouncement, TAnnouncementCreateInput, TAudienceDepart } from '@blrms/contracts';
-import { ANNOUNCEMENT_CATEGORY } from '@blrms/contracts';
+import { ANNOUNCEMENT_CATEGORY, ZAnnouncementCreate } from '@blrms/contracts';
 import { App, DatePicker, Form, Input, Modal, Radio, Select, Spin, TreeSelect } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { DATE_TIME_FORMAT } from '../../shared/format';
 import { announcementAdminApi, useAudienceOptions } from './use-announcements';
 
@@ -154,7 +155,9 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
         <Form.Item
           name="titile"
           label={t('announcement.title')}
-          rules={[required(t('announcement.title')), { max: 100 }]}
+          rules={zodRules(ZAnnouncementCreate, 'titile', {
+            required: required(t('announcement.title')).message,
+          })}
         >
           <Input maxLength={100} data-testid="announcement-title" />
         </Form.Item>
@@ -164,7 +167,9 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
         <Form.Item
           name="priority"
           label={t('announcement.priority')}
-          rules={[chooseRequired(t('announcement.priority'))]}
+          rules={zodRules(ZAnnouncementCreate, 'priority', {
+            required: chooseRequired(t('announcement.priority')).message,
+          })}
         >
           <Radio.Group
             data-testid="announcement-priority"
@@ -256,11 +261,19 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
             <Form.Item
               name="openPage"
               label={t('announcement.openPage')}
-              rules={[required(t('announcement.openPage')), { max: 255 }]}
+              rules={[
+                // Required once the notice opens something; the contract lets it be absent otherwise.
+                required(t('announcement.openPage')),
+                ...zodRules(ZAnnouncementCreate, 'openPage'),
+              ]}
             >
               <Input />
             </Form.Item>
-            <Form.Item name="busId" label={t('announcement.busId')} rules={[{ max: 64 }]}>
+            <Form.Item
+              name="busId"
+              label={t('announcement.busId')}
+              rules={zodRules(ZAnnouncementCreate, 'busId')}
+            >
               <Input />
             </Form.Item>
           </>

@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PriorityTag } from '../../shared/announcement/PriorityTag';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { AnnouncementForm } from './AnnouncementForm';
@@ -31,10 +32,6 @@ type Search = {
   msgCategory?: '1' | '2';
 };
 
-type SortColumn = AnnouncementParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn =>
-  ANNOUNCEMENT_SORT_COLUMNS.some((c) => c === v);
-
 const STATUS_COLOR = { '0': 'default', '1': 'success', '2': 'warning' } as const;
 
 const priorityEnum = (t: TFunction) => ({
@@ -52,10 +49,19 @@ const categoryEnum = (t: TFunction) => ({
 export default function AnnouncementListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [params, setParams] = useState<AnnouncementParams>(DEFAULT_PARAMS);
+  const page = useListPage<AnnouncementParams, Search>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({
+      titile: values.titile?.trim() || undefined,
+      priority: values.priority,
+      sendStatus: values.sendStatus,
+      msgCategory: values.msgCategory,
+    }),
+    sort: { columns: ANNOUNCEMENT_SORT_COLUMNS, fallback: 'createTime', cleared: 'column' },
+  });
   const [editing, setEditing] = useState<TAnnouncement | 'new' | null>(null);
   const [previewing, setPreviewing] = useState<TAnnouncement | null>(null);
-  const list = useAnnouncements(params);
+  const list = useAnnouncements(page.params);
   const reload = useReloadAnnouncements();
   const can = {
     add: useHasAction('system:announcement:add'),
@@ -202,27 +208,13 @@ export default function AnnouncementListPage() {
     },
   ];
 
-  const search = (values: Search) =>
-    setParams((p) => ({
-      ...p,
-      pageNo: 1,
-      titile: values.titile?.trim() || undefined,
-      priority: values.priority,
-      sendStatus: values.sendStatus,
-      msgCategory: values.msgCategory,
-    }));
-
   return (
     <Card styles={{ body: { paddingTop: 8 } }} data-testid="announcement-page">
       <ProTable<TAnnouncement, Search>
         rowKey="id"
+        {...page.tableProps(list)}
         columns={columns}
-        dataSource={list.data?.records ?? []}
-        loading={list.isFetching}
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
-        onSubmit={search}
-        onReset={() => search({})}
-        options={{ reload: () => void list.refetch(), density: true, setting: true }}
         cardProps={{ bodyStyle: { padding: 0 } }}
         scroll={{ x: 1500 }}
         toolBarRender={() =>
@@ -239,23 +231,6 @@ export default function AnnouncementListPage() {
               ]
             : []
         }
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-        onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const key = one?.columnKey ?? one?.field;
-          const column = isSortColumn(key) ? key : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
-          setParams((p) =>
-            p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
-          );
-        }}
         data-testid="announcement-table"
       />
       <AnnouncementForm editing={editing} onClose={() => setEditing(null)} onSaved={reload} />

@@ -1,9 +1,15 @@
-import { API_KEY_LIFETIME_DAYS, API_KEY_MAX_DAYS, type TApiKeyCreated } from '@blrms/contracts';
+import {
+  API_KEY_LIFETIME_DAYS,
+  API_KEY_MAX_DAYS,
+  ZApiKeyCreate,
+  type TApiKeyCreated,
+} from '@blrms/contracts';
 import { Alert, DatePicker, Form, Input, Modal, Select, Typography, type ButtonProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../shared/CopyButton';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { submitForm, type FieldName } from '../../shared/field-errors';
 import { useUserPermission } from '../../shared/permission/use-user-permission';
 import { apiKeyApi } from './api-key-api';
@@ -128,11 +134,7 @@ export function CreateApiKeyModal({
       destroyOnHidden
     >
       <Form form={form} layout="vertical" initialValues={{ lifetime: 90, permissions: [] }}>
-        <Form.Item
-          name="name"
-          label={t('apiKey.name')}
-          rules={[{ required: true, whitespace: true, max: 64 }]}
-        >
+        <Form.Item name="name" label={t('apiKey.name')} rules={zodRules(ZApiKeyCreate, 'name')}>
           <Input data-testid="api-key-name" maxLength={64} />
         </Form.Item>
         <Form.Item name="lifetime" label={t('apiKey.expiry')} rules={[{ required: true }]}>

@@ -1,6 +1,7 @@
 import { ZCampaignCreate, type TCampaign } from '@blrms/contracts';
 import { Alert, Button, Col, Form, Input, Modal, Row, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
 import { zodRules } from '../../shared/entity/zod-rules';
 import { formatBytes } from '../../shared/file-size';
 import type { UpgradeFormValues } from './campaign-form';
@@ -89,10 +90,7 @@ export function CampaignFormModal({
             <Form.Item
               name="name"
               label={nameLabel}
-              rules={zodRules(ZCampaignCreate, 'name', {
-                required: t('form.required', { field: nameLabel }),
-                maxLength: (max) => t('form.maxLength', { field: nameLabel, max }),
-              })}
+              rules={zodRules(ZCampaignCreate, 'name', fieldRuleMessages(t, nameLabel))}
             >
               <Input placeholder={t('campaign.namePlaceholder')} data-testid="campaign-name" />
             </Form.Item>

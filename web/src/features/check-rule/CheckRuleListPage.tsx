@@ -1,12 +1,14 @@
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { CHECK_RULE_SORT_COLUMNS, type TCheckRule } from '@blrms/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Input, Modal, Popconfirm, Space, Tag, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Card, Input, Modal, Popconfirm, Space, Tag, Typography } from 'antd';
 import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRuleApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { CheckRuleModal } from './CheckRuleModal';
@@ -15,8 +17,6 @@ import { CHECK_RULES_KEY, useCheckRules, type CheckRuleParams } from './use-chec
 import './check-rule.css';
 
 type Search = { ruleCode?: string; ruleName?: string };
-type SortColumn = CheckRuleParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => CHECK_RULE_SORT_COLUMNS.some((c) => c === v);
 
 const DEFAULT_PARAMS: CheckRuleParams = {
   pageNo: 1,
@@ -28,25 +28,28 @@ const DEFAULT_PARAMS: CheckRuleParams = {
 /** 编码校验规则: the rules `/sys/checkRule/checkByCode` applies, kept by platform administrators. */
 export default function CheckRuleListPage() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const [params, setParams] = useState<CheckRuleParams>(DEFAULT_PARAMS);
+  const list = useListPage<CheckRuleParams, Search>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({
+      ruleCode: values.ruleCode?.trim() || undefined,
+      ruleName: values.ruleName?.trim() || undefined,
+    }),
+    sort: { columns: CHECK_RULE_SORT_COLUMNS, fallback: 'createTime', cleared: 'column' },
+  });
   const [editing, setEditing] = useState<TCheckRule | null | undefined>(undefined);
   const [testing, setTesting] = useState<TCheckRule | null>(null);
   const [smsOpen, setSmsOpen] = useState(false);
-  const rules = useCheckRules(params);
+  const rules = useCheckRules(list.params);
   const canAdd = useHasAction('system:checkrule:add');
   const canEdit = useHasAction('system:checkrule:edit');
   const canDelete = useHasAction('system:checkrule:delete');
   const canSms = useHasAction('system:setting:sms');
   const en = i18n.language === 'en-US';
 
-  const remove = useMutation({
+  const remove = useEntityMutation({
     mutationFn: (id: string) => checkRuleApi.delete(id),
-    onSuccess: ({ message: text }) => {
-      void message.success(text);
-      void queryClient.invalidateQueries({ queryKey: [CHECK_RULES_KEY] });
-    },
+    invalidates: [[CHECK_RULES_KEY]],
+    successMessage: serverMessage,
   });
 
   const columns: ProColumns<TCheckRule>[] = [
@@ -139,25 +142,13 @@ export default function CheckRuleListPage() {
     },
   ];
 
-  const search = (values: Search) =>
-    setParams((p) => ({
-      ...p,
-      pageNo: 1,
-      ruleCode: values.ruleCode?.trim() || undefined,
-      ruleName: values.ruleName?.trim() || undefined,
-    }));
-
   return (
     <Card styles={{ body: { padding: 0 } }} data-testid="check-rule-page">
       <ProTable<TCheckRule, Search>
         rowKey="id"
+        {...list.tableProps(rules)}
         columns={columns}
-        dataSource={rules.data?.records ?? []}
-        loading={rules.isFetching}
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
-        onSubmit={search}
-        onReset={() => search({})}
-        options={{ reload: () => void rules.refetch(), density: true, setting: true }}
         scroll={{ x: 900 }}
         toolBarRender={() => [
           canSms && (
@@ -182,22 +173,6 @@ export default function CheckRuleListPage() {
             </Button>
           ),
         ]}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: rules.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-        onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
-          setParams((p) =>
-            p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
-          );
-        }}
         data-testid="check-rule-table"
       />
       {editing !== undefined && (

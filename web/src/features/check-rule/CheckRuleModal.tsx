@@ -2,17 +2,26 @@ import type { ButtonProps } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   CHECK_RULE_ITEMS_MAX,
-  CHECK_RULE_PATTERN_MAX,
+  ZCheckRuleInput,
+  ZCheckRuleItem,
   type TCheckRule,
   type TCheckRuleInput,
 } from '@blrms/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Space } from 'antd';
+import { Button, Form, Input, Modal, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { checkRuleApi } from '../../api/account';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { CHECK_RULES_KEY } from './use-check-rules';
 
 const EMPTY_ITEM = { pattern: '', message: '', messageEn: '' };
+
+/**
+ * The contract's limits without its presence checks: the form's own required rule also refuses
+ * a blank, which the contract lets through.
+ */
+const RULE_LIMITS = ZCheckRuleInput.partial();
+const ITEM_LIMITS = ZCheckRuleItem.partial();
 
 /** Add or edit a check rule: code, name, and its patterns with their messages in both languages. */
 export function CheckRuleModal({
@@ -23,18 +32,13 @@ export function CheckRuleModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<TCheckRuleInput>();
 
-  const save = useMutation({
+  const save = useEntityMutation({
     mutationFn: (values: TCheckRuleInput) =>
       rule ? checkRuleApi.edit({ ...values, id: rule.id }) : checkRuleApi.add(values),
-    onSuccess: ({ message: text }) => {
-      void message.success(text);
-      void queryClient.invalidateQueries({ queryKey: [CHECK_RULES_KEY] });
-      onClose();
-    },
+    invalidates: [[CHECK_RULES_KEY]],
+    successMessage: serverMessage,
   });
 
   const required = (label: string) => ({
@@ -42,6 +46,7 @@ export function CheckRuleModal({
     whitespace: true,
     message: t('account.required', { field: label }),
   });
+  const maxText = (n: number) => t('account.max', { n });
 
   return (
     <Modal
@@ -70,7 +75,10 @@ export function CheckRuleModal({
             : { rules: [EMPTY_ITEM] }
         }
         onFinish={(values) =>
-          save.mutate({ ...values, ruleDescription: values.ruleDescription || null })
+          save.mutate(
+            { ...values, ruleDescription: values.ruleDescription || null },
+            { onSuccess: onClose },
+          )
         }
       >
         <Space.Compact block style={{ gap: 16 }} className="check-rule-modal__row">
@@ -80,8 +88,10 @@ export function CheckRuleModal({
             style={{ flex: 1 }}
             rules={[
               required(t('checkRule.ruleCode')),
-              { pattern: /^[A-Za-z0-9_-]+$/, message: t('checkRule.ruleCodeRule') },
-              { max: 64, message: t('account.max', { n: 64 }) },
+              ...zodRules(RULE_LIMITS, 'ruleCode', {
+                pattern: t('checkRule.ruleCodeRule'),
+                maxLength: maxText,
+              }),
             ]}
           >
             <Input data-testid="check-rule-code" />
@@ -92,7 +102,7 @@ export function CheckRuleModal({
             style={{ flex: 1 }}
             rules={[
               required(t('checkRule.ruleName')),
-              { max: 100, message: t('account.max', { n: 100 }) },
+              ...zodRules(RULE_LIMITS, 'ruleName', { maxLength: maxText }),
             ]}
           >
             <Input data-testid="check-rule-name" />
@@ -101,7 +111,7 @@ export function CheckRuleModal({
         <Form.Item
           name="ruleDescription"
           label={t('checkRule.description')}
-          rules={[{ max: 255, message: t('account.max', { n: 255 }) }]}
+          rules={zodRules(RULE_LIMITS, 'ruleDescription', { maxLength: maxText })}
         >
           <Input />
         </Form.Item>
@@ -120,10 +130,7 @@ export function CheckRuleModal({
                     tooltip={t('checkRule.patternHelp')}
                     rules={[
                       required(t('checkRule.pattern')),
-                      {
-                        max: CHECK_RULE_PATTERN_MAX,
-                        message: t('account.max', { n: CHECK_RULE_PATTERN_MAX }),
-                      },
+                      ...zodRules(ITEM_LIMITS, 'pattern', { maxLength: maxText }),
                     ]}
                   >
                     <Input
@@ -139,7 +146,7 @@ export function CheckRuleModal({
                       style={{ flex: 1 }}
                       rules={[
                         required(t('checkRule.messageZh')),
-                        { max: 200, message: t('account.max', { n: 200 }) },
+                        ...zodRules(ITEM_LIMITS, 'message', { maxLength: maxText }),
                       ]}
                     >
                       <Input data-testid={`check-rule-message-${index}`} />
@@ -150,7 +157,7 @@ export function CheckRuleModal({
                       style={{ flex: 1 }}
                       rules={[
                         required(t('checkRule.messageEn')),
-                        { max: 200, message: t('account.max', { n: 200 }) },
+                        ...zodRules(ITEM_LIMITS, 'messageEn', { maxLength: maxText }),
                       ]}
                     >
                       <Input data-testid={`check-rule-message-en-${index}`} />

@@ -1,19 +1,19 @@
 import type { ButtonProps } from 'antd';
 import type { TSmsSettings } from '@blrms/contracts';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal, Radio, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Form, Input, Modal, Radio, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { checkRuleApi } from '../../api/account';
+import { serverMessage, useEntityMutation } from '../../shared/entity/use-entity-mutation';
 
 /** Which SMS provider sends phone-login and reset codes: the log/outbox, or an HTTP gateway. */
 export function SmsSettingsModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<TSmsSettings>();
   const settings = useQuery({ queryKey: ['smsSettings'], queryFn: checkRuleApi.smsSettings });
   const provider = Form.useWatch('provider', form);
 
-  const save = useMutation({
+  const save = useEntityMutation({
     mutationFn: (values: TSmsSettings) =>
       checkRuleApi.saveSmsSettings({
         provider: values.provider,
@@ -21,10 +21,9 @@ export function SmsSettingsModal({ onClose }: { onClose: () => void }) {
         // Left empty: keep the stored header, which is never shown.
         ...(values.authorization ? { authorization: values.authorization } : {}),
       }),
-    onSuccess: ({ message: text }) => {
-      void message.success(text);
-      onClose();
-    },
+    // The modal loads the settings each time it opens: nothing else shows them.
+    invalidates: [],
+    successMessage: serverMessage,
   });
 
   return (
@@ -45,7 +44,7 @@ export function SmsSettingsModal({ onClose }: { onClose: () => void }) {
           form={form}
           layout="vertical"
           initialValues={{ provider: settings.data.provider, url: settings.data.url }}
-          onFinish={(values) => save.mutate(values)}
+          onFinish={(values) => save.mutate(values, { onSuccess: onClose })}
         >
           <Alert
             type="info"

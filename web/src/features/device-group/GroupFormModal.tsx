@@ -1,12 +1,14 @@
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import type { TDeviceGroup } from '@blrms/contracts';
+import { ZDeviceGroupCreate, type TDeviceGroup } from '@blrms/contracts';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useCreateGroup, useEditGroup } from './use-groups';
 
 type Values = { name: string; remark?: string };
 
-/** Adds or edits a group; the rules repeat the server's (name 1 to 64, remark at most 255). */
+/** Adds or edits a group; the rules are the contract's (name 1 to 64, remark at most 255). */
 export function GroupFormModal({
   editing,
   open,
@@ -54,22 +56,13 @@ export function GroupFormModal({
         name="name"
         label={t('deviceGroup.name')}
         placeholder={t('deviceGroup.namePlaceholder')}
-        rules={[
-          {
-            required: true,
-            whitespace: true,
-            message: t('form.required', { field: t('deviceGroup.name') }),
-          },
-          { max: 64, message: t('form.maxLength', { field: t('deviceGroup.name'), max: 64 }) },
-        ]}
+        rules={zodRules(ZDeviceGroupCreate, 'name', fieldRuleMessages(t, t('deviceGroup.name')))}
       />
       <ProFormTextArea
         name="remark"
         label={t('common.remark')}
         fieldProps={{ maxLength: 255, showCount: true, rows: 3 }}
-        rules={[
-          { max: 255, message: t('form.maxLength', { field: t('common.remark'), max: 255 }) },
-        ]}
+        rules={zodRules(ZDeviceGroupCreate, 'remark', fieldRuleMessages(t, t('common.remark')))}
       />
     </ModalForm>
   );

@@ -1,14 +1,16 @@
 import { ModalForm, ProFormSwitch, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import type { TDeviceToken } from '@blrms/contracts';
+import { ZDeviceTokenCreate, type TDeviceToken } from '@blrms/contracts';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useCreateToken, useEditToken } from './use-tokens';
 
 type Values = { name: string; remark?: string; autoRegister: boolean; enabled: boolean };
 
 /**
- * Adds a token (the new key is handed to `onCreated`) or edits one. The rules repeat the
- * server's (name 1 to 64 characters, remark at most 255), which checks them again.
+ * Adds a token (the new key is handed to `onCreated`) or edits one. The rules are read from the
+ * contract's schema (name 1 to 64 characters, remark at most 255), which the server checks again.
  */
 export function TokenFormModal({
   editing,
@@ -82,14 +84,7 @@ export function TokenFormModal({
         name="name"
         label={t('deviceToken.name')}
         placeholder={t('deviceToken.namePlaceholder')}
-        rules={[
-          {
-            required: true,
-            whitespace: true,
-            message: t('form.required', { field: t('deviceToken.name') }),
-          },
-          { max: 64, message: t('form.maxLength', { field: t('deviceToken.name'), max: 64 }) },
-        ]}
+        rules={zodRules(ZDeviceTokenCreate, 'name', fieldRuleMessages(t, t('deviceToken.name')))}
       />
       <ProFormSwitch
         name="autoRegister"
@@ -107,9 +102,7 @@ export function TokenFormModal({
         name="remark"
         label={t('common.remark')}
         fieldProps={{ maxLength: 255, showCount: true, rows: 3 }}
-        rules={[
-          { max: 255, message: t('form.maxLength', { field: t('common.remark'), max: 255 }) },
-        ]}
+        rules={zodRules(ZDeviceTokenCreate, 'remark', fieldRuleMessages(t, t('common.remark')))}
       />
     </ModalForm>
   );

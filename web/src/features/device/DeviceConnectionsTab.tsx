@@ -3,9 +3,9 @@ import { ProTable } from '@ant-design/pro-components';
 import type { TAvailabilityWindow, TDevice, TDeviceConnection } from '@blrms/contracts';
 import { DISCONNECT_REASONS } from '@blrms/contracts';
 import { Card, Col, Progress, Row, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatNumber, formatPageRange } from '../../shared/format';
+import { useListPage } from '../../shared/entity/use-list-page';
+import { formatDateTime, formatNumber } from '../../shared/format';
 import { formatDuration } from './connection-duration';
 import type { ConnectionParams } from './use-device-connections';
 import { useDeviceAvailability, useDeviceConnections } from './use-device-connections';
@@ -65,13 +65,10 @@ function AvailabilityCard({
  */
 export function DeviceConnectionsTab({ device }: { device: TDevice }) {
   const { t } = useTranslation();
-  const [params, setParams] = useState<ConnectionParams>({
-    deviceId: device.id,
-    pageNo: 1,
-    pageSize: 10,
-    order: 'desc',
+  const list = useListPage<ConnectionParams>({
+    defaults: { deviceId: device.id, pageNo: 1, pageSize: 10, order: 'desc' },
   });
-  const connections = useDeviceConnections(device, params);
+  const connections = useDeviceConnections(device, list.params);
   const availability = useDeviceAvailability(device);
 
   const reasonText = (reason: string | null) => {
@@ -148,10 +145,9 @@ export function DeviceConnectionsTab({ device }: { device: TDevice }) {
       <ProTable<TDeviceConnection>
         rowKey="id"
         headerTitle={t('device.connections.history')}
+        {...list.tableProps(connections)}
         columns={columns}
         ghost
-        dataSource={connections.data?.records ?? []}
-        loading={connections.isFetching}
         search={false}
         options={{
           reload: () => {
@@ -163,14 +159,6 @@ export function DeviceConnectionsTab({ device }: { device: TDevice }) {
         }}
         cardProps={{ bodyStyle: { padding: 0 } }}
         scroll={{ x: 960 }}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: connections.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: formatPageRange,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
         data-testid="device-connection-table"
       />
     </Space>

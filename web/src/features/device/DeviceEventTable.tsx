@@ -3,10 +3,10 @@ import { ProTable } from '@ant-design/pro-components';
 import type { TDeviceEvent, TEventLevel } from '@blrms/contracts';
 import { EVENT_LEVELS } from '@blrms/contracts';
 import { Select, Tag } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeviceEventParams } from '../../api/device-data';
-import { formatDateTime, formatPageRange } from '../../shared/format';
+import { useListPage } from '../../shared/entity/use-list-page';
+import { formatDateTime } from '../../shared/format';
 import { EventLevelTag } from './EventLevelTag';
 import { useDeviceEvents } from './use-device-data';
 
@@ -17,13 +17,11 @@ import { useDeviceEvents } from './use-device-data';
  */
 export function DeviceEventTable({ deviceId }: { deviceId: string }) {
   const { t } = useTranslation();
-  const [params, setParams] = useState<DeviceEventParams>({
-    deviceId,
-    pageNo: 1,
-    pageSize: 10,
-    order: 'desc',
+  const list = useListPage<DeviceEventParams, { level?: TEventLevel }>({
+    defaults: { deviceId, pageNo: 1, pageSize: 10, order: 'desc' },
+    filters: ({ level }) => ({ level }),
   });
-  const events = useDeviceEvents(params);
+  const events = useDeviceEvents(list.params);
 
   const columns: ProColumns<TDeviceEvent>[] = [
     {
@@ -72,18 +70,17 @@ export function DeviceEventTable({ deviceId }: { deviceId: string }) {
     <ProTable<TDeviceEvent>
       rowKey="id"
       headerTitle={t('device.monitor.events')}
+      {...list.tableProps(events)}
       columns={columns}
       ghost
-      dataSource={events.data?.records ?? []}
-      loading={events.isFetching}
       search={false}
       toolBarRender={() => [
         <Select<TEventLevel>
           key="level"
           allowClear
           placeholder={t('device.monitor.allLevels')}
-          value={params.level}
-          onChange={(level) => setParams((p) => ({ ...p, pageNo: 1, level }))}
+          value={list.params.level}
+          onChange={(level) => list.search({ level })}
           options={EVENT_LEVELS.map((level) => ({
             value: level,
             label: t(`device.monitor.level.${level}`),
@@ -92,17 +89,8 @@ export function DeviceEventTable({ deviceId }: { deviceId: string }) {
           data-testid="event-level-filter"
         />,
       ]}
-      options={{ reload: () => void events.refetch(), density: true, setting: true }}
       cardProps={{ bodyStyle: { padding: 0 } }}
       scroll={{ x: 900 }}
-      pagination={{
-        current: params.pageNo,
-        pageSize: params.pageSize,
-        total: events.data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: formatPageRange,
-        onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-      }}
       data-testid="device-event-table"
     />
   );

@@ -5,10 +5,11 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
-import type { TDevice, TDeviceSeries } from '@blrms/contracts';
-import { SN_PATTERN } from '@blrms/contracts';
+import { SN_PATTERN, ZDeviceCreate, type TDevice, type TDeviceSeries } from '@blrms/contracts';
 import { App, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useDictItems } from '../../shared/use-dict-items';
 import { useCreateDevice, useEditDevice, useGroupOptions, useTokenOptions } from './use-devices';
 
@@ -53,10 +54,8 @@ export function DeviceFormModal({
     whitespace: true,
     message: t('form.required', { field }),
   });
-  const maxLength = (field: string, max: number) => ({
-    max,
-    message: t('form.maxLength', { field, max }),
-  });
+  const rules = (field: keyof Values & keyof typeof ZDeviceCreate.shape, label: string) =>
+    zodRules(ZDeviceCreate, field, fieldRuleMessages(t, label));
 
   const submit = async (values: Values) => {
     const common = {
@@ -134,7 +133,7 @@ export function DeviceFormModal({
             extra={editing ? undefined : t('device.tokenHint')}
             options={(tokens.data ?? []).map((token) => ({ value: token.id, label: token.name }))}
             fieldProps={{ loading: tokens.isPending, showSearch: true, optionFilterProp: 'label' }}
-            rules={[{ required: true, message: t('form.required', { field: t('device.token') }) }]}
+            rules={rules('tokenId', t('device.token'))}
           />
         </Col>
         <Col xs={24} sm={12}>
@@ -150,7 +149,7 @@ export function DeviceFormModal({
           <ProFormText
             name="name"
             label={t('device.name')}
-            rules={[required(t('device.name')), maxLength(t('device.name'), 64)]}
+            rules={rules('name', t('device.name'))}
           />
         </Col>
         <Col xs={24} sm={12}>
@@ -159,21 +158,21 @@ export function DeviceFormModal({
             label={t('device.series')}
             options={(series.data ?? []).map((item) => ({ value: item.value, label: item.text }))}
             fieldProps={{ loading: series.isPending }}
-            rules={[{ required: true, message: t('form.required', { field: t('device.series') }) }]}
+            rules={rules('series', t('device.series'))}
           />
         </Col>
         <Col xs={24} sm={12}>
           <ProFormText
             name="model"
             label={t('device.model')}
-            rules={[maxLength(t('device.model'), 64)]}
+            rules={rules('model', t('device.model'))}
           />
         </Col>
         <Col xs={24} sm={12}>
           <ProFormText
             name="version"
             label={t('device.version')}
-            rules={[maxLength(t('device.version'), 64)]}
+            rules={rules('version', t('device.version'))}
           />
         </Col>
         <Col xs={24} sm={12}>
@@ -194,7 +193,7 @@ export function DeviceFormModal({
           <ProFormText
             name="location"
             label={t('device.location')}
-            rules={[maxLength(t('device.location'), 128)]}
+            rules={rules('location', t('device.location'))}
           />
         </Col>
         {editing && (
@@ -211,7 +210,7 @@ export function DeviceFormModal({
             name="remark"
             label={t('common.remark')}
             fieldProps={{ maxLength: 255, showCount: true, rows: 2 }}
-            rules={[maxLength(t('common.remark'), 255)]}
+            rules={rules('remark', t('common.remark'))}
           />
         </Col>
       </Row>

@@ -1,7 +1,9 @@
 import { ModalForm, ProFormTextArea } from '@ant-design/pro-components';
-import type { TFirmware } from '@blrms/contracts';
+import { ZFirmwareEdit, type TFirmware } from '@blrms/contracts';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { useEditFirmware } from './use-firmware';
 
 const NOTES_MAX = 4000;
@@ -51,12 +53,11 @@ export function FirmwareNotesModal({
         label={t('firmware.releaseNotes')}
         placeholder={t('firmware.releaseNotesPlaceholder')}
         fieldProps={{ maxLength: NOTES_MAX, showCount: true, rows: 6 }}
-        rules={[
-          {
-            max: NOTES_MAX,
-            message: t('form.maxLength', { field: t('firmware.releaseNotes'), max: NOTES_MAX }),
-          },
-        ]}
+        rules={zodRules(
+          ZFirmwareEdit,
+          'releaseNotes',
+          fieldRuleMessages(t, t('firmware.releaseNotes')),
+        )}
       />
     </ModalForm>
   );

@@ -1,6 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
 import type { TDeviceSeries } from '@blrms/contracts';
-import { DEVICE_SERIES, FIRMWARE_VERSION_PATTERN } from '@blrms/contracts';
+import { DEVICE_SERIES, FIRMWARE_VERSION_PATTERN, ZFirmwareUploadFields } from '@blrms/contracts';
 import type { UploadFile } from 'antd';
 import {
   Alert,
@@ -20,6 +20,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, reportApiError } from '../../api/errors';
+import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/file-size';
 import { useUploadFirmware } from './use-firmware';
@@ -147,9 +149,11 @@ export function FirmwareUploadModal({
             <Form.Item
               name="series"
               label={t('firmware.series')}
-              rules={[
-                { required: true, message: t('form.required', { field: t('firmware.series') }) },
-              ]}
+              rules={zodRules(
+                ZFirmwareUploadFields,
+                'series',
+                fieldRuleMessages(t, t('firmware.series')),
+              )}
             >
               <Select
                 options={DEVICE_SERIES.map((s) => ({ value: s, label: s }))}
@@ -180,12 +184,11 @@ export function FirmwareUploadModal({
         <Form.Item
           name="releaseNotes"
           label={t('firmware.releaseNotes')}
-          rules={[
-            {
-              max: NOTES_MAX,
-              message: t('form.maxLength', { field: t('firmware.releaseNotes'), max: NOTES_MAX }),
-            },
-          ]}
+          rules={zodRules(
+            ZFirmwareUploadFields,
+            'releaseNotes',
+            fieldRuleMessages(t, t('firmware.releaseNotes')),
+          )}
         >
           <Input.TextArea
             rows={3}

@@ -1,10 +1,10 @@
 import { ModalForm, ProFormDigit, ProFormText } from '@ant-design/pro-components';
-import type { TCompany, TCompanyAdd } from '@blrms/contracts';
-import { PASSWORD_MIN_LENGTH } from '@blrms/contracts';
+import { ZCompanyAdd, ZCompanyAdminInput, type TCompany, type TCompanyAdd } from '@blrms/contracts';
 import { Alert, Divider } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
+import { zodRules } from '../../shared/entity/zod-rules';
 import { MEGABYTE } from '../../shared/file-size';
 
 /** What the form edits of a company: its name, and its storage quota in MB (null: the default). */
@@ -76,17 +76,19 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onEdit }: Prop
       <ProFormText
         name="name"
         label={t('company.name')}
-        rules={[{ required: true, message: t('company.nameRequired') }, { max: 100 }]}
+        rules={zodRules(ZCompanyAdd, 'name', { required: t('company.nameRequired') })}
       />
       <ProFormText
         name="code"
         label={t('company.code')}
         disabled={editing !== null}
         tooltip={t('company.codeHint')}
-        rules={[
-          { required: true, message: t('company.codeRequired') },
-          { pattern: /^[a-z0-9-]{2,64}$/, message: t('company.codeRule') },
-        ]}
+        rules={zodRules(ZCompanyAdd, 'code', {
+          required: t('company.codeRequired'),
+          pattern: t('company.codeRule'),
+          maxLength: () => t('company.codeRule'),
+          minLength: () => t('company.codeRule'),
+        })}
       />
       {editing && (
         <ProFormDigit
@@ -107,33 +109,33 @@ export function CompanyFormModal({ open, editing, onClose, onAdd, onEdit }: Prop
           <ProFormText
             name={['admin', 'username']}
             label={t('company.adminUsername')}
-            rules={[
-              { required: true, message: t('company.adminUsernameRequired') },
-              { pattern: /^[A-Za-z0-9]{1,32}$/, message: t('company.adminUsernameRule') },
-            ]}
+            rules={zodRules(ZCompanyAdminInput, 'username', {
+              required: t('company.adminUsernameRequired'),
+              pattern: t('company.adminUsernameRule'),
+              maxLength: () => t('company.adminUsernameRule'),
+            })}
             fieldProps={{ autoComplete: 'off' }}
           />
           <ProFormText
             name={['admin', 'realname']}
             label={t('company.adminRealname')}
-            rules={[{ required: true, message: t('company.adminRealnameRequired') }, { max: 100 }]}
+            rules={zodRules(ZCompanyAdminInput, 'realname', {
+              required: t('company.adminRealnameRequired'),
+            })}
           />
           <ProFormText.Password
             name={['admin', 'password']}
             label={t('company.adminPassword')}
-            rules={[
-              { required: true, message: t('company.adminPasswordRequired') },
-              {
-                min: PASSWORD_MIN_LENGTH,
-                message: t('company.adminPasswordRule', { n: PASSWORD_MIN_LENGTH }),
-              },
-            ]}
+            rules={zodRules(ZCompanyAdminInput, 'password', {
+              required: t('company.adminPasswordRequired'),
+              minLength: (n) => t('company.adminPasswordRule', { n }),
+            })}
             fieldProps={{ autoComplete: 'new-password' }}
           />
           <ProFormText
             name={['admin', 'phone']}
             label={t('company.adminPhone')}
-            rules={[{ pattern: /^1[3-9]\d{9}$/, message: t('company.adminPhoneRule') }]}
+            rules={zodRules(ZCompanyAdminInput, 'phone', { pattern: t('company.adminPhoneRule') })}
           />
           <ProFormText
             name={['admin', 'email']}

@@ -5,6 +5,7 @@ import { Card, Descriptions, Drawer, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { formatDateTime } from '../../shared/format';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -22,10 +23,6 @@ const DEFAULT_PARAMS: SysLogParams = {
   order: 'desc',
 };
 
-type SortColumn = SysLogParams['column'];
-const isSortColumn = (v: unknown): v is SortColumn => SYS_LOG_SORT_COLUMNS.some((c) => c === v);
-
-/** Backend logs (spec section 2): login and operation logs with search, time range, sort, pages. */
 /** The stored parameters indented; kept as stored when cut short (they are capped in length). */
 function readableParams(stored: string): string {
   try {
@@ -35,29 +32,30 @@ function readableParams(stored: string): string {
   }
 }
 
+/** Backend logs (spec section 2): login and operation logs with search, time range, sort, pages. */
 export default function LogListPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useState<SysLogParams>(DEFAULT_PARAMS);
+  const list = useListPage<SysLogParams, LogSearch>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({
+      keyWord: values.keyWord?.trim() || undefined,
+      createTime_begin: values.createTime?.[0],
+      createTime_end: values.createTime?.[1],
+    }),
+    sort: { columns: SYS_LOG_SORT_COLUMNS, fallback: 'createTime', cleared: 'column' },
+  });
+  const { params } = list;
   const [details, setDetails] = useState<TSysLog | null>(null);
   const narrow = useNarrowScreen();
   const logs = useSysLogs(params);
   // The filter form needs the list permission; the server checks it again on every call.
   const canFilter = useHasAction('system:log:list');
 
-  const search = (values: LogSearch) =>
-    setParams((p) => ({
-      ...p,
-      pageNo: 1,
-      keyWord: values.keyWord?.trim() || undefined,
-      createTime_begin: values.createTime?.[0],
-      createTime_end: values.createTime?.[1],
-    }));
-
   return (
     <Card styles={{ body: { paddingTop: 8 } }} data-testid="log-page">
       <Tabs
         activeKey={String(params.logType)}
-        onChange={(key) => setParams({ ...DEFAULT_PARAMS, logType: Number(key) })}
+        onChange={(key) => list.setParams({ ...DEFAULT_PARAMS, logType: Number(key) })}
         items={[
           {
             key: String(LOG_TYPE.login),
@@ -72,32 +70,12 @@ export default function LogListPage() {
       <ProTable<TSysLog, LogSearch>
         key={params.logType}
         rowKey="id"
+        {...list.tableProps(logs)}
         columns={logColumns(t, params.logType, setDetails)}
-        dataSource={logs.data?.records ?? []}
-        loading={logs.isFetching}
         search={canFilter ? { labelWidth: 'auto', defaultCollapsed: false } : false}
         dateFormatter={(value: Dayjs) => value.toISOString()}
-        onSubmit={search}
-        onReset={() => search({})}
-        options={{ reload: () => void logs.refetch(), density: true, setting: true }}
         cardProps={{ bodyStyle: { padding: 0 } }}
         scroll={{ x: params.logType === LOG_TYPE.operation ? 1200 : 720 }}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: logs.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
-        onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          const column = isSortColumn(one?.columnKey) ? one.columnKey : 'createTime';
-          const order = one?.order === 'ascend' ? 'asc' : 'desc';
-          setParams((p) =>
-            p.column === column && p.order === order ? p : { ...p, column, order, pageNo: 1 },
-          );
-        }}
         data-testid="log-table"
       />
       <Drawer

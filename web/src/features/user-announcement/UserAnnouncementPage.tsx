@@ -17,6 +17,7 @@ import {
   useReloadMyAnnouncements,
 } from '../../shared/announcement/announcement-api';
 import { PriorityTag } from '../../shared/announcement/PriorityTag';
+import { useListPage } from '../../shared/entity/use-list-page';
 import { formatDateTime } from '../../shared/format';
 
 type Params = Omit<TUserAnnouncementQuery, '_t'>;
@@ -39,7 +40,17 @@ const categoryEnum = (t: TFunction) => ({
 export default function UserAnnouncementPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const [params, setParams] = useState<Params>(DEFAULT_PARAMS);
+  const page = useListPage<Params, Search>({
+    defaults: DEFAULT_PARAMS,
+    filters: (values) => ({
+      titile: values.titile?.trim() || undefined,
+      msgCategory: values.msgCategory,
+      readFlag: values.readFlag,
+      priority: values.priority,
+    }),
+    reset: 'defaults',
+  });
+  const { params } = page;
   const [detail, setDetail] = useState<TUserAnnouncement | null>(null);
   const reload = useReloadMyAnnouncements();
   const list = useQuery({
@@ -121,22 +132,9 @@ export default function UserAnnouncementPage() {
     <Card styles={{ body: { paddingTop: 8 } }} data-testid="my-announcement-page">
       <ProTable<TUserAnnouncement, Search>
         rowKey="sendId"
+        {...page.tableProps(list)}
         columns={columns}
-        dataSource={list.data?.records ?? []}
-        loading={list.isFetching}
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
-        onSubmit={(values) =>
-          setParams((p) => ({
-            ...p,
-            pageNo: 1,
-            titile: values.titile?.trim() || undefined,
-            msgCategory: values.msgCategory,
-            readFlag: values.readFlag,
-            priority: values.priority,
-          }))
-        }
-        onReset={() => setParams(DEFAULT_PARAMS)}
-        options={{ reload: () => void list.refetch(), density: true, setting: true }}
         cardProps={{ bodyStyle: { padding: 0 } }}
         scroll={{ x: 910 }}
         toolBarRender={() => [
@@ -148,14 +146,6 @@ export default function UserAnnouncementPage() {
             {t('announcement.readAll')}
           </Button>,
         ]}
-        pagination={{
-          current: params.pageNo,
-          pageSize: params.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) => `${from}-${to} / ${total}`,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo, pageSize })),
-        }}
         data-testid="my-announcement-table"
       />
       <AnnouncementDetailModal announcement={detail} onClose={() => setDetail(null)} />

@@ -9,22 +9,44 @@ import type { z } from 'zod';
 import { formatPageRange } from '../format';
 import { sortOf, type SortOrder } from '../table-sort';
 
+export type ListSort<Column extends string> = {
+  columns: readonly Column[];
+  fallback: Column;
+  cleared?: 'fallback' | 'column';
+};
+
+/** The sort a table's sorter asks for under a list page's `sort` option. */
+export function listSortOf<Column extends string, Row>(
+  sorter: SorterResult<Row> | SorterResult<Row>[],
+  sort: ListSort<Column>,
+): { column: Column; order: SortOrder } {
+  const one = Array.isArray(sorter) ? sorter[0] : sorter;
+  // A cleared sorter still names the column it was on, without an order.
+  const cleared = one !== undefined && !one.order;
+  return sortOf(
+    cleared && sort.cleared === 'column' ? { ...one, order: 'descend' } : sorter,
+    sort.columns,
+    sort.fallback,
+  );
+}
+
 /** What every list endpoint's query has: the page, and optionally a sort (ZPageQuery). */
 export type ListParams = { pageNo: number; pageSize: number; column?: string; order?: SortOrder };
 
 export type ListPageOptions<Params extends ListParams, Search> = {
   /** The first load, and what a reset of the search form goes back to. */
   defaults: Params;
-  /** The params a submitted search form asks for; the list goes back to its first page. */
-  filters: (values: Partial<Search>) => Partial<Params>;
   /**
-   * Server-side sorting by the columns the endpoint allows (the contract's whitelist), `fallback`
-   * when the user clears the sort.
+   * The params a submitted search form asks for; the list goes back to its first page. None
+   * for a list without filters.
    */
-  sort?: {
-    columns: readonly NonNullable<Params['column']>[];
-    fallback: NonNullable<Params['column']>;
-  };
+  filters?: (values: Partial<Search>) => Partial<Params>;
+  /**
+   * Server-side sorting by the columns the endpoint allows (the contract's whitelist). When the
+   * user clears the sort, `cleared` says what the list asks for: `fallback` descending (the
+   * default), or `column`: the column just cleared, descending.
+   */
+  sort?: ListSort<NonNullable<Params['column']>>;
   /**
    * What the search form's reset button does: `defaults` restores every param (page size and
    * sort too), `filters` submits an empty search (page size and sort stay). Default `filters`.
@@ -70,7 +92,7 @@ function urlOf<Params extends ListParams>(params: Params, defaults: Params): URL
 export function useListPage<Params extends ListParams, Search = Record<string, unknown>>(
   options: ListPageOptions<Params, Search>,
 ) {
-  const { defaults, filters, sort, reset = 'filters', url } = options;
+  const { defaults, filters = () => ({}), sort, reset = 'filters', url } = options;
   const [searchParams, setSearchParams] = useSearchParams();
   const [params, setParams] = useState<Params>(() =>
     url ? paramsFromUrl(url, searchParams, defaults) : defaults,
@@ -88,7 +110,7 @@ export function useListPage<Params extends ListParams, Search = Record<string, u
 
   const onSort = <Row>(sorter: SorterResult<Row> | SorterResult<Row>[]) => {
     if (!sort) return;
-    const next = sortOf(sorter, sort.columns, sort.fallback);
+    const next = listSortOf(sorter, sort);
     setParams((p) =>
       p.column === next.column && p.order === next.order ? p : { ...p, ...next, pageNo: 1 },
     );
