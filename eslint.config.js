@@ -147,8 +147,16 @@ export default tseslint.config(
             },
             {
               class: 'ApiKeyRepository',
+              methods: [
+                'forAuthentication',
+                'isMember',
+                'listOfUser',
+                'listOfEveryCompany',
+                'byId',
+                'revokeIfUserInactive',
+              ],
               reason:
-                'a key is found by its id at authentication; a user lists their keys of every company',
+                "a key is found by its id at authentication, with its user's membership; a user lists and revokes their keys of every company, a platform administrator those of every company; freezing or deleting a user revokes their keys everywhere",
             },
             {
               file: 'server/src/modules/device-gateway/gateway.repository.ts',
@@ -156,12 +164,32 @@ export default tseslint.config(
             },
             {
               class: 'DeviceDataRepository',
+              methods: ['writeRows', 'existingDeviceIds', 'deleteEventsReceivedBefore'],
               reason:
                 'telemetry arrives through the gateway for every company; retention is platform-wide',
             },
             {
               class: 'CampaignRepository',
-              reason: "the campaign engine's background work moves the devices of every company",
+              methods: [
+                'unfinished',
+                'find',
+                'setState',
+                'release',
+                'counts',
+                'queued',
+                'failOffline',
+                'expired',
+                'move',
+                'byJob',
+                'openRowsOfDevice',
+                'withCampaignLocked',
+                'candidates',
+                'delay',
+                'claim',
+                'setLogIds',
+              ],
+              reason:
+                "the campaign engine's background work moves the devices of every company; its progress counts read campaigns by id in index-only scans",
             },
             {
               class: 'DepartRepository',

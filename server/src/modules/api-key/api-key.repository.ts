@@ -1,6 +1,7 @@
 import { ADMIN_USER_STATUS } from '@blrms/contracts';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { SysApiKeyTable } from '../../platform/db/schema.js';
+import type { Database, SysApiKeyTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 
 /** A key row with its owner's name, for lists. */
@@ -13,32 +14,30 @@ export class ApiKeyRepository {
     await scoped(this.db, row.company_id).insertInto('sys_api_key', row).execute();
   }
 
-  private listQuery() {
-    return this.db
-      .selectFrom('sys_api_key as k')
-      .innerJoin('sys_user as u', 'u.id', 'k.user_id')
-      .selectAll('k')
-      .select('u.username');
-  }
-
+  /** A user's keys, in every company they made some. */
   listOfUser(userId: string): Promise<ApiKeyRow[]> {
-    return this.listQuery()
-      .where('k.user_id', '=', userId)
-      .orderBy('k.create_time', 'desc')
-      .orderBy('k.id')
+    return withUsername(this.db.selectFrom('sys_api_key'))
+      .where('sys_api_key.user_id', '=', userId)
+      .orderBy('sys_api_key.create_time', 'desc')
+      .orderBy('sys_api_key.id')
       .execute();
   }
 
-  /** Every key of a company, or of every company when `companyId` is null (platform). */
-  listOfCompany(companyId: string | null, userId: string | undefined): Promise<ApiKeyRow[]> {
-    let query = this.listQuery();
-    if (companyId !== null) query = query.where('k.company_id', '=', companyId);
-    if (userId !== undefined) query = query.where('k.user_id', '=', userId);
-    return query.orderBy('k.create_time', 'desc').orderBy('k.id').limit(1000).execute();
+  /** Every key of a company, or of its user `userId` only. */
+  listOfCompany(companyId: string, userId: string | undefined): Promise<ApiKeyRow[]> {
+    return listPage(scoped(this.db, companyId).selectFrom('sys_api_key'), userId);
   }
 
+  /** Like {@link listOfCompany}, over every company (platform administrators). */
+  listOfEveryCompany(userId: string | undefined): Promise<ApiKeyRow[]> {
+    return listPage(this.db.selectFrom('sys_api_key'), userId);
+  }
+
+  /** A key of any company: a user revokes their own in every company, the platform any. */
   byId(id: string): Promise<ApiKeyRow | undefined> {
-    return this.listQuery().where('k.id', '=', id).executeTakeFirst();
+    return withUsername(this.db.selectFrom('sys_api_key'))
+      .where('sys_api_key.id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The key with what the guard needs about its user and company. */
@@ -88,8 +87,8 @@ export class ApiKeyRepository {
     return row !== undefined;
   }
 
-  async revoke(id: string, reason: string, now: number): Promise<boolean> {
-    const result = await this.db
+  async revoke(companyId: string, id: string, reason: string, now: number): Promise<boolean> {
+    const result = await scoped(this.db, companyId)
       .updateTable('sys_api_key')
       .set({ revoke_time: now, revoke_reason: reason })
       .where('id', '=', id)
@@ -117,11 +116,32 @@ export class ApiKeyRepository {
       .execute();
   }
 
-  async touch(id: string, now: number, ip: string): Promise<void> {
-    await this.db
+  async touch(companyId: string, id: string, now: number, ip: string): Promise<void> {
+    await scoped(this.db, companyId)
       .updateTable('sys_api_key')
       .set({ last_used_time: now, last_used_ip: ip.slice(0, 64) })
       .where('id', '=', id)
       .execute();
   }
+}
+
+type KeyQuery = SelectQueryBuilder<Database, 'sys_api_key', object>;
+
+/** The key rows of `query` with their owner's name. */
+function withUsername(query: KeyQuery) {
+  return query
+    .innerJoin('sys_user as u', 'u.id', 'sys_api_key.user_id')
+    .selectAll('sys_api_key')
+    .select('u.username');
+}
+
+/** A list of keys, newest first, of one user when `userId` is given. */
+function listPage(query: KeyQuery, userId: string | undefined): Promise<ApiKeyRow[]> {
+  let list = withUsername(query);
+  if (userId !== undefined) list = list.where('sys_api_key.user_id', '=', userId);
+  return list
+    .orderBy('sys_api_key.create_time', 'desc')
+    .orderBy('sys_api_key.id')
+    .limit(1000)
+    .execute();
 }

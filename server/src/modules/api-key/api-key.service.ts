@@ -111,13 +111,14 @@ export class ApiKeyService implements ApiKeyAuthenticator {
   async revokeOwn(scope: Scope, id: string): Promise<void> {
     const row = await this.repository.byId(id);
     if (!row || row.user_id !== scope.userId) throw new AppError('apiKeyNotFound', 404);
-    await this.repository.revoke(id, 'user', this.clock());
+    await this.repository.revoke(row.company_id, id, 'user', this.clock());
   }
 
   /** Keys of the company (of every company for platform administrators). */
   async listAll(scope: Scope, userId: string | undefined): Promise<TApiKey[]> {
-    const companyId = (await this.isPlatformAdmin(scope)) ? null : scope.companyId;
-    const rows = await this.repository.listOfCompany(companyId, userId);
+    const rows = (await this.isPlatformAdmin(scope))
+      ? await this.repository.listOfEveryCompany(userId)
+      : await this.repository.listOfCompany(scope.companyId, userId);
     return rows.map((r) => this.toApiKey(r));
   }
 
@@ -126,7 +127,8 @@ export class ApiKeyService implements ApiKeyAuthenticator {
     const visible =
       row && (row.company_id === scope.companyId || (await this.isPlatformAdmin(scope)));
     if (!row || !visible) throw new AppError('apiKeyNotFound', 404);
-    await this.repository.revoke(id, row.user_id === scope.userId ? 'user' : 'admin', this.clock());
+    const reason = row.user_id === scope.userId ? 'user' : 'admin';
+    await this.repository.revoke(row.company_id, id, reason, this.clock());
   }
 
   async authenticate(key: string, ip: string): Promise<ApiKeyIdentity> {
@@ -157,7 +159,7 @@ export class ApiKeyService implements ApiKeyAuthenticator {
     const last = this.touched.get(row.id);
     if (!last || last.ip !== ip || now - last.time >= TOUCH_INTERVAL_MS) {
       this.touched.set(row.id, { time: now, ip });
-      await this.repository.touch(row.id, now, ip);
+      await this.repository.touch(row.companyId, row.id, now, ip);
     }
     return {
       keyId: row.id,

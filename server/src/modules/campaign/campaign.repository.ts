@@ -1,5 +1,11 @@
 import { CAMPAIGN_ACTIVE_STATES, type TCampaignQuery } from '@blrms/contracts';
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type RawBuilder,
+  type Transaction,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import type { DataRuleFilter } from '../../platform/auth/data-rules.js';
 import type { Db, Dialect } from '../../platform/db/database.js';
 import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
@@ -88,6 +94,13 @@ export type CampaignChange = Partial<
   >
 >;
 
+/** What a state change was decided on: see {@link CampaignRepository.setState}. */
+export interface SeenState {
+  wave?: number;
+  gate?: string | null;
+  approvedBelow?: number;
+}
+
 export interface StateCount {
   state: string;
   wave: number;
@@ -156,14 +169,13 @@ export class CampaignRepository {
 
   // ---------------------------------------------------------------- campaigns
 
+  /** A new campaign and its devices, all of the campaign's company. */
   async insert(campaign: CampaignTable, devices: CampaignDeviceTable[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('campaign').values(campaign).execute();
+      const company = scoped(trx, campaign.company_id);
+      await company.insertInto('campaign', campaign).execute();
       for (let i = 0; i < devices.length; i += BATCH) {
-        await trx
-          .insertInto('campaign_device')
-          .values(devices.slice(i, i + BATCH))
-          .execute();
+        await company.insertInto('campaign_device', devices.slice(i, i + BATCH)).execute();
       }
     });
   }
@@ -230,17 +242,40 @@ export class CampaignRepository {
    * gate it was seen at and an approval not yet given, so that two nodes (or a node and an
    * operator) acting on what they read cannot both act; false when it had changed.
    */
-  async setState(
+  setState(
     id: string,
     from: string[],
     values: CampaignChange,
-    seen: { wave?: number; gate?: string | null; approvedBelow?: number } = {},
+    seen: SeenState = {},
   ): Promise<boolean> {
-    let query = this.db
-      .updateTable('campaign')
-      .set(values)
-      .where('id', '=', id)
-      .where('state', 'in', from);
+    return this.changeState(this.db.updateTable('campaign'), id, from, values, seen);
+  }
+
+  /** {@link setState} of a campaign of the company, as a user's control asks it. */
+  setStateInCompany(
+    companyId: string,
+    id: string,
+    from: string[],
+    values: CampaignChange,
+    seen: SeenState = {},
+  ): Promise<boolean> {
+    return this.changeState(
+      scoped(this.db, companyId).updateTable('campaign'),
+      id,
+      from,
+      values,
+      seen,
+    );
+  }
+
+  private async changeState(
+    update: UpdateQueryBuilder<Database, 'campaign', 'campaign', UpdateResult>,
+    id: string,
+    from: string[],
+    values: CampaignChange,
+    seen: SeenState,
+  ): Promise<boolean> {
+    let query = update.set(values).where('id', '=', id).where('state', 'in', from);
     if (seen.wave !== undefined) query = query.where('current_wave', '=', seen.wave);
     if (seen.gate !== undefined) {
       query =
@@ -583,8 +618,8 @@ export class CampaignRepository {
   }
 
   /** Every device not finished yet → canceled. */
-  async cancelDevices(campaignId: string, now: number): Promise<void> {
-    await this.db
+  async cancelDevices(companyId: string, campaignId: string, now: number): Promise<void> {
+    await scoped(this.db, companyId)
       .updateTable('campaign_device')
       .set({ state: 'canceled', deadline: null, update_time: now })
       .where('campaign_id', '=', campaignId)
@@ -593,9 +628,15 @@ export class CampaignRepository {
   }
 
   /** Failed devices → queued again, each with a new job id; returns how many. */
-  async requeueFailed(campaignId: string, now: number, newJobId: () => string): Promise<number> {
+  async requeueFailed(
+    companyId: string,
+    campaignId: string,
+    now: number,
+    newJobId: () => string,
+  ): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const failed = await trx
+      const company = scoped(trx, companyId);
+      const failed = await company
         .selectFrom('campaign_device')
         .select('device_id')
         .where('campaign_id', '=', campaignId)
@@ -604,7 +645,7 @@ export class CampaignRepository {
       let count = 0;
       for (let i = 0; i < failed.length; i += BATCH) {
         const batch = failed.slice(i, i + BATCH).map((f) => f.device_id);
-        const result = await trx
+        const result = await company
           .updateTable('campaign_device')
           .set((eb) => ({
             state: 'queued',

@@ -231,7 +231,8 @@ export class CampaignService {
     const campaign = await this.require(scope, id);
     const accepting = campaign.state === 'paused' && campaign.paused_reason === 'failure-threshold';
     const resumed = accepting
-      ? await this.repository.setState(
+      ? await this.repository.setStateInCompany(
+          scope.companyId,
           id,
           ['paused'],
           {
@@ -243,7 +244,10 @@ export class CampaignService {
           },
           { wave: campaign.current_wave },
         )
-      : await this.repository.setState(id, ['paused'], { state: 'running', paused_reason: null });
+      : await this.repository.setStateInCompany(scope.companyId, id, ['paused'], {
+          state: 'running',
+          paused_reason: null,
+        });
     if (!resumed) throw conflict(campaign, 'resume');
     await this.engine.publishNow(id);
     this.engine.soon();
@@ -254,7 +258,8 @@ export class CampaignService {
   async approve(scope: Scope, id: string): Promise<TCampaign> {
     const campaign = await this.require(scope, id);
     const next = campaign.current_wave + 1;
-    const approved = await this.repository.setState(
+    const approved = await this.repository.setStateInCompany(
+      scope.companyId,
       id,
       ['running'],
       { approved_wave: next },
@@ -274,7 +279,7 @@ export class CampaignService {
       paused_reason: null,
       end_time: now,
     });
-    await this.repository.cancelDevices(id, now);
+    await this.repository.cancelDevices(scope.companyId, id, now);
     await this.engine.publishNow(id);
     return this.detail(scope, id);
   }
@@ -289,11 +294,11 @@ export class CampaignService {
       throw new AppError('campaignStateConflict', 409, { state: campaign.state });
     }
     const now = this.clock();
-    const count = await this.repository.requeueFailed(id, now, newId);
+    const count = await this.repository.requeueFailed(scope.companyId, id, now, newId);
     if (count > 0) {
       const ended = CAMPAIGN_END_STATES.filter((s) => s !== 'canceled');
       // The retried devices get the wave deadline afresh, from now.
-      await this.repository.setState(id, ended, {
+      await this.repository.setStateInCompany(scope.companyId, id, ended, {
         state: 'running',
         threshold_wave: null,
         wave_start_time: now,
@@ -313,7 +318,8 @@ export class CampaignService {
     values: CampaignChange,
   ): Promise<void> {
     const campaign = await this.require(scope, id);
-    if (!(await this.repository.setState(id, from, values))) throw conflict(campaign, action);
+    const changed = await this.repository.setStateInCompany(scope.companyId, id, from, values);
+    if (!changed) throw conflict(campaign, action);
     if (action !== 'cancel') await this.engine.publishNow(id);
   }
 
