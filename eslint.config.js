@@ -159,6 +159,23 @@ export default tseslint.config(
                 "a key is found by its id at authentication, with its user's membership; a user lists and revokes their keys of every company, a platform administrator those of every company; freezing or deleting a user revokes their keys everywhere",
             },
             {
+              class: 'MessageQueueRepository',
+              reason:
+                'the delivery job sends the queued messages of every company; each row carries its company, and what an attempt reads for it is read in that company',
+            },
+            {
+              class: 'ScheduledJobRepository',
+              methods: ['due'],
+              reason:
+                'one leader finds the due jobs of every company; each is then claimed and run in its own company',
+            },
+            {
+              class: 'MonitorRepository',
+              methods: ['deviceCountsByStatus', 'campaignCountsByState'],
+              reason:
+                'the system monitor and /metrics count devices and campaigns platform-wide (totals only, for platform administrators and the scraper)',
+            },
+            {
               file: 'server/src/modules/device-gateway/gateway.repository.ts',
               reason: 'the MQTT gateway serves the devices of every company',
             },

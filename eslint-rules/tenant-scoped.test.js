@@ -29,7 +29,7 @@ new RuleTester({ languageOptions: { parser: tseslint.parser } }).run(
       "class R { f(db: CompanyDb) { return db.deleteFrom('device'); } }",
       // Tables without company_id are not the rule's.
       "class R { f() { return this.db.selectFrom('sys_company'); } }",
-      "class R { f() { return this.db.selectFrom('sys_dict as d'); } }",
+      "class R { f() { return this.db.selectFrom('sys_user_role as r'); } }",
       "class Everywhere { f() { return this.db.selectFrom('device'); } }",
       "class Sweeps { sweep() { return this.db.selectFrom('device_command'); } }",
       {

@@ -33,16 +33,25 @@ import { deviceModule } from './modules/device/device.module.js';
 import { dictModule } from './modules/dict/dict.module.js';
 import { duplicateCheckModule } from './modules/duplicate-check/duplicate-check.module.js';
 import { firmwareModule } from './modules/firmware/firmware.module.js';
+import { ossFileModule } from './modules/oss-file/oss-file.module.js';
 import type { FirmwareService } from './modules/firmware/firmware.service.js';
 import { healthModule } from './modules/health/health.module.js';
 import { logModule } from './modules/log/log.module.js';
+import { messageModule } from './modules/message/message.module.js';
+import type { MessageService } from './modules/message/message.service.js';
+import { monitorModule } from './modules/monitor/monitor.module.js';
 import { permissionModule } from './modules/permission/permission.module.js';
 import { positionModule } from './modules/position/position.module.js';
 import { roleModule } from './modules/role/role.module.js';
+import {
+  scheduledJobModule,
+  type MessageCenter,
+} from './modules/scheduled-job/scheduled-job.module.js';
 import { ssoModule } from './modules/sso/sso.module.js';
 import { twoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { userModule } from './modules/user/user.module.js';
 import { createPlatform } from './platform/platform.js';
+import { fileStorage } from './platform/files/file-storage.js';
 import { registerGuard, type Access } from './platform/auth/guard.js';
 import type { HashCost } from './platform/auth/passwords.js';
 import type { Bus } from './platform/bus/bus.js';
@@ -69,6 +78,8 @@ export interface AppOptions extends AuthModuleOptions, GatewayModuleOptions {
   logger?: FastifyServerOptions['logger'];
   /** Campaign engine timings (tests shorten the step deadlines). */
   campaigns?: Partial<CampaignEngineOptions>;
+  /** The message center scheduled fleet reports go through (tests record what is sent). */
+  messageCenter?: MessageCenter;
 }
 
 declare module 'fastify' {
@@ -81,6 +92,7 @@ declare module 'fastify' {
     scheduler: Scheduler;
     // Module services that main.ts and tests reach: brokers, buffers and timers to drive.
     announcements: AnnouncementService;
+    messages: MessageService;
     deviceData: DeviceDataWriter;
     deviceDataRetention: DeviceDataRetentionService;
     deviceConnections: ConnectionService;
@@ -113,21 +125,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const company = companyModule(platform, { ...user, ...depart, ...role });
   const apiKey = apiKeyModule(platform);
   const announcement = announcementModule(platform);
+  const message = messageModule(platform, announcement);
   const device = deviceModule(platform);
   const deviceData = deviceDataModule(platform, device);
   const gateway = gatewayModule(
     platform,
-    { ...device, ...announcement, deviceData: deviceData.writer },
+    { ...device, ...message, deviceData: deviceData.writer },
     options,
   );
   const deviceConfig = deviceConfigModule(platform, { ...device, ...gateway });
   const deviceCommand = deviceCommandModule(platform, { ...device, ...gateway, ...deviceConfig });
-  const firmware = firmwareModule(platform);
+  // One file store and quota ledger for every feature that stores files.
+  const files = fileStorage(platform);
+  const firmware = firmwareModule(platform, files);
   const campaign = campaignModule(
     platform,
-    { ...device, ...gateway, ...deviceConfig, ...firmware },
+    { ...device, ...gateway, ...deviceConfig, ...firmware, ...message },
     options.campaigns,
   );
+  const scheduledJob = scheduledJobModule(platform, {
+    scheduler: platform.scheduler,
+    ...device,
+    ...deviceCommand,
+    ...campaign,
+    ...message,
+    ...(options.messageCenter ? { messages: options.messageCenter } : {}),
+  });
   const modules: ServerModule[] = [
     health,
     log.module,
@@ -140,19 +163,27 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     duplicateCheckModule(platform),
     device.module,
     deviceData.module,
+    message.module,
     gateway.module,
     deviceConfig.module,
     deviceCommand.module,
     firmware.module,
+    ossFileModule(platform, files).module,
     campaign.module,
+    scheduledJob.module,
     announcement.module,
     role.module,
-    accountModule(platform, { ...auth, ...company, ...user }, options.accountRateLimits),
+    accountModule(
+      platform,
+      { ...auth, ...company, ...user, ...message },
+      options.accountRateLimits,
+    ),
     checkRuleModule(platform),
     depart.module,
     positionModule(platform, dict),
     company.module,
     apiKey.module,
+    monitorModule(platform, gateway).module,
   ];
 
   const menuRows = modules.flatMap((module) => module.menu ?? []);
@@ -172,6 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.decorate('scheduler', platform.scheduler);
   app.decorate('announcements', announcement.announcements);
+  app.decorate('messages', message.messages);
   app.decorate('deviceData', deviceData.writer);
   app.decorate('deviceDataRetention', deviceData.retention);
   app.decorate('deviceConnections', device.connections);

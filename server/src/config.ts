@@ -111,6 +111,14 @@ const ZEnv = z.object({
   ).default(0),
   COMPANY_STORAGE_QUOTA: optional(byteSize).default(2 * 2 ** 30),
   TRUSTED_PROXIES: optional(proxyList).default([]),
+  // GET /metrics (Prometheus) answers only to `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .max(256, 'must be at most 256 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
 });
 
 export interface Config {
@@ -139,6 +147,8 @@ export interface Config {
    * the client address it forwards in X-Forwarded-For. Empty: the socket address, always.
    */
   trustedProxies: string[];
+  /** The bearer token of GET /metrics; undefined: the endpoint answers 404. */
+  metricsToken: string | undefined;
   /** Built console; served when the folder exists. */
   webDist: string;
 }
@@ -242,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     hstsMaxAge: e.HSTS_MAX_AGE,
     companyStorageQuota: e.COMPANY_STORAGE_QUOTA,
     trustedProxies: e.TRUSTED_PROXIES,
+    metricsToken: e.METRICS_TOKEN,
     webDist: DEFAULT_WEB_DIST,
   };
 }

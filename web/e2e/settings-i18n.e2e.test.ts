@@ -88,6 +88,23 @@ async function menuLabels(page: Page): Promise<string[]> {
   return (await items.allInnerTexts()).map((t) => t.trim()).filter((t) => t !== '');
 }
 
+/** The 系统管理 group as the platform administrator sees it in English. */
+const SYSTEM_MENU_EN = [
+  'System management',
+  'Backend logs',
+  'Companies',
+  'Announcements',
+  'Check rules',
+  'Dictionaries',
+  'Scheduled jobs',
+  'Message templates',
+  'Sent messages',
+  'Webhooks',
+  'File storage',
+  'System monitor',
+  'Online users',
+].join('\n');
+
 describe('language', () => {
   it('switches the login page to English and keeps it after a reload', async () => {
     const page = harness.track(await newConsolePage(harness.browser, harness.server.url));
@@ -141,7 +158,21 @@ describe('language', () => {
       '首页',
       '设备管理',
       '账户权限',
-      '系统管理\n后台日志\n客户管理\n通告管理\n编码校验规则',
+      [
+        '系统管理',
+        '后台日志',
+        '客户管理',
+        '通告管理',
+        '编码校验规则',
+        '数据字典',
+        '定时任务',
+        '消息模板',
+        '消息记录',
+        'Webhook',
+        '文件管理',
+        '系统监控',
+        '在线用户',
+      ].join('\n'),
     ]);
 
     await switchLanguage(page, page.getByTestId('header'), 'English');
@@ -151,7 +182,7 @@ describe('language', () => {
       'Home',
       'Device Management',
       'Account permissions',
-      'System management\nBackend logs\nCompanies\nAnnouncements\nCheck rules',
+      SYSTEM_MENU_EN,
     ]);
     // The page titles follow: tabs, breadcrumb, the log page's own tabs and the header.
     const tabBar = page.getByTestId('tab-bar');
@@ -174,7 +205,7 @@ describe('language', () => {
       'Home',
       'Device Management',
       'Account permissions',
-      'System management\nBackend logs\nCompanies\nAnnouncements\nCheck rules',
+      SYSTEM_MENU_EN,
     ]);
 
     await page.goto('/dashboard/analysis');

@@ -21,3 +21,7 @@ export * from './account.js';
 export * from './password-policy.js';
 export * from './api-key.js';
 export * from './sso.js';
+export * from './scheduled-jobs.js';
+export * from './monitor.js';
+export * from './oss-files.js';
+export * from './message-center.js';

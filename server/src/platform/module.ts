@@ -29,6 +29,8 @@ export interface Platform {
   sessions: SessionService;
   permissions: PermissionService;
   dataRules: DataRuleService;
+  /** Console websockets open on this node (0 until the console socket starts). */
+  consoleSockets: () => number;
 }
 
 /**

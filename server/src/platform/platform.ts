@@ -68,6 +68,7 @@ export async function createPlatform(
   const sessions = new SessionService(db, bus, clock);
   const permissions = new PermissionService(db, bus, clock);
   const scheduler = new Scheduler({ repository: new JobRepository(db), clock, log: app.log });
+  let consoleSockets: SocketHub | null = null;
   return {
     config,
     db,
@@ -80,10 +81,12 @@ export async function createPlatform(
     permissions,
     dataRules: new DataRuleService(db, bus, clock),
     scheduler,
+    consoleSockets: () => consoleSockets?.size ?? 0,
     around(modules, upgrades) {
       const channels = new ChannelRegistry();
       channels.register(...modules.flatMap((module) => module.channels ?? []));
       const sockets = new SocketHub(sessions, bus, app.log, clock, channels);
+      consoleSockets = sockets;
       app.server.on('upgrade', (request, socket, head: Buffer) => {
         // The console's socket, else MQTT over WebSocket at /mqtt.
         const handled =

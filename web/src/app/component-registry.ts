@@ -16,6 +16,10 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   'dashboard/Analysis': () =>
     withTexts(['dashboard'], import('../features/dashboard/AnalysisPage')),
   'system/LogList': () => withTexts(['system-log'], import('../features/system-log/LogListPage')),
+  'system/DictList': () =>
+    withTexts(['system-dict'], import('../features/system-dict/DictListPage')),
+  'system/OssFileList': () =>
+    withTexts(['system-oss-file'], import('../features/system-oss-file/OssFileListPage')),
   'device/TokenList': () =>
     withTexts(['device-token'], import('../features/device-token/TokenListPage')),
   'device/GroupList': () =>
@@ -53,8 +57,20 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
     withTexts(['account-permission'], import('../features/account-permission/PermissionListPage')),
   'system/CompanyList': () =>
     withTexts(['system-company'], import('../features/system-company/CompanyListPage')),
+  'system/QuartzJobList': () =>
+    withTexts(['system-quartz-job'], import('../features/system-quartz-job/QuartzJobListPage')),
+  'system/MessageTemplateList': () =>
+    withTexts(['system-message'], import('../features/system-message/MessageTemplateListPage')),
+  'system/MessageList': () =>
+    withTexts(['system-message'], import('../features/system-message/MessageListPage')),
+  'system/MessageWebhookList': () =>
+    withTexts(['system-message'], import('../features/system-message/MessageWebhookListPage')),
   'system/CheckRuleList': () =>
     withTexts(['check-rule'], import('../features/check-rule/CheckRuleListPage')),
+  'system/Monitor': () =>
+    withTexts(['system-monitor'], import('../features/system-monitor/MonitorPage')),
+  'system/OnlineUserList': () =>
+    withTexts(['system-monitor'], import('../features/system-monitor/OnlineUserListPage')),
   'test/TestHome': () => withTexts(['test-home'], import('../features/test-home/TestHomePage')),
   'isps/ApiKeys': () => withTexts(['api-key'], import('../features/api-key/ApiKeysPage')),
 };

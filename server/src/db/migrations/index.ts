@@ -19,6 +19,10 @@ import * as systemMessageCodes from './20261126060100-system-message-codes.js';
 import * as sso from './20261126020100-sso.js';
 import * as storageQuota from './20261126070100-storage-quota.js';
 import * as scheduledJobs from './20261127010100-scheduled-jobs.js';
+import * as quartzJobs from './20261127100200-quartz-jobs.js';
+import * as dictionaries from './20261127100100-dictionaries.js';
+import * as ossFiles from './20261127100500-oss-files.js';
+import * as messageCenter from './20261127100400-message-center.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +46,8 @@ export const migrations: Record<string, Migration> = {
   '20261126020100-sso': sso,
   '20261126070100-storage-quota': storageQuota,
   '20261127010100-scheduled-jobs': scheduledJobs,
+  '20261127100200-quartz-jobs': quartzJobs,
+  '20261127100100-dictionaries': dictionaries,
+  '20261127100500-oss-files': ossFiles,
+  '20261127100400-message-center': messageCenter,
 };

@@ -75,4 +75,45 @@ export const DICTIONARIES: SeedDict[] = [
       { value: 'S27X', text: 'S27X', textEn: 'S27X' },
     ],
   },
+  {
+    code: 'device_status',
+    name: '设备状态',
+    nameEn: 'Device status',
+    items: [
+      { value: 'online', text: '在线', textEn: 'Online', color: 'green' },
+      { value: 'offline', text: '离线', textEn: 'Offline', color: 'default' },
+    ],
+  },
+  {
+    code: 'msg_category',
+    name: '消息类型',
+    nameEn: 'Message category',
+    items: [
+      { value: '1', text: '通知公告', textEn: 'Announcement' },
+      { value: '2', text: '系统消息', textEn: 'System message' },
+    ],
+  },
+  {
+    code: 'send_status',
+    name: '发布状态',
+    nameEn: 'Publishing status',
+    items: [
+      { value: '0', text: '未发布', textEn: 'Draft' },
+      { value: '1', text: '已发布', textEn: 'Published' },
+      { value: '2', text: '已撤销', textEn: 'Revoked' },
+    ],
+  },
+  {
+    code: 'device_log_state',
+    name: '设备日志状态',
+    nameEn: 'Device log state',
+    items: [
+      { value: 'pending', text: '待发送', textEn: 'Pending' },
+      { value: 'sent', text: '已发送', textEn: 'Sent' },
+      { value: 'acked', text: '已确认', textEn: 'Acknowledged' },
+      { value: 'succeeded', text: '成功', textEn: 'Succeeded' },
+      { value: 'failed', text: '失败', textEn: 'Failed' },
+      { value: 'timeout', text: '超时', textEn: 'Timed out' },
+    ],
+  },
 ];

@@ -136,7 +136,7 @@ export const MENU_GROUPS: SeedPermission[] = [
 /**
  * Menu/button rows (by perms prefix) a company administrator does not get: they act on the whole
  * platform (companies, check rules, platform settings, how long device data is kept, the firmware
- * upload limit), which only platform administrators manage.
+ * upload limit, the system monitor and online users), which only platform administrators manage.
  */
 export const PLATFORM_ONLY_PERMS = [
   'system:company',
@@ -144,6 +144,8 @@ export const PLATFORM_ONLY_PERMS = [
   'system:setting',
   'device:retention',
   'firmware:settings',
+  'system:monitor',
+  'system:online',
 ];
 
 export function isPlatformOnly(perms: string | null | undefined): boolean {

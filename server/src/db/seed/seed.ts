@@ -247,21 +247,32 @@ async function seedAdmin(db: Db, options: SeedOptions, now: number): Promise<voi
   }
 }
 
+/**
+ * The platform dictionaries the console's selects read. A dictionary's items are written when the
+ * dictionary is created; afterwards they are the platform administrator's to rename, reorder,
+ * disable or delete, and a restart does not bring back an item taken away. A dictionary purged
+ * from the recycle bin is created again, with its items, at the next start: the console needs it.
+ */
 async function seedDictionaries(db: Db, now: number): Promise<void> {
   for (const d of DICTIONARIES) {
     const dictId = stableId('dict', d.code);
-    await db
+    const created = await db
       .insertInto('sys_dict')
       .values({
         id: dictId,
+        company_id: PLATFORM_COMPANY_ID,
         dict_code: d.code,
         dict_name: d.name,
         dict_name_en: d.nameEn,
         description: null,
+        del_flag: 0,
+        create_by: null,
         create_time: now,
+        update_time: null,
       })
       .onConflict((oc) => oc.doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(created.numInsertedOrUpdatedRows ?? 0) === 0) continue;
     for (const [index, item] of d.items.entries()) {
       await db
         .insertInto('sys_dict_item')
@@ -272,9 +283,11 @@ async function seedDictionaries(db: Db, now: number): Promise<void> {
           item_text: item.text,
           item_text_en: item.textEn,
           item_color: item.color ?? null,
+          description: null,
           sort_order: index,
           status: 1,
           create_time: now,
+          update_time: null,
         })
         .onConflict((oc) => oc.doNothing())
         .execute();

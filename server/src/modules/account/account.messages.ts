@@ -17,12 +17,6 @@ export const accountMessages = defineMessages({
     'zh-CN': '如果该号码或邮箱属于某个账号，验证码已发送',
     'en-US': 'If an account uses this address, a verification code has been sent',
   },
-  codeMailSubject: { 'zh-CN': 'BLRMS 验证码', 'en-US': 'Your BLRMS verification code' },
-  codeText: {
-    'zh-CN': (p) => `【BLRMS】您的验证码是 ${p.code}，${p.minutes} 分钟内有效，请勿告诉他人。`,
-    'en-US': (p) =>
-      `[BLRMS] Your verification code is ${p.code}. It is valid for ${p.minutes} minutes; do not share it.`,
-  },
   registerSucceeded: { 'zh-CN': '注册成功', 'en-US': 'Registration succeeded' },
   passwordResetSucceeded: { 'zh-CN': '密码重置成功!', 'en-US': 'Password reset successful!' },
   smsSettingsSaved: { 'zh-CN': '短信设置已保存', 'en-US': 'SMS settings saved' },

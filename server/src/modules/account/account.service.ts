@@ -11,15 +11,14 @@ import type {
 } from '@blrms/contracts';
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { SessionService } from '../../platform/auth/sessions.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Lang } from '../../platform/http/i18n.js';
-import { message } from '../../platform/http/messages.js';
-import type { Mailer } from '../../platform/mail/mail.js';
 import type { AuthService, LoginContext } from '../auth/auth.service.js';
 import type { CompanyService } from '../company/company.service.js';
+import type { MessageService } from '../message/message.service.js';
 import { weakPasswordReason } from '../user/password-policy.rules.js';
 import type { UserService } from '../user/user.service.js';
-import type { SmsSettingsService } from './sms-settings.service.js';
 import {
   CODE_LIFETIME_MS,
   type CodePurpose,
@@ -42,13 +41,13 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export class AccountService {
   constructor(
     private readonly codes: VerifyCodeService,
-    private readonly mailer: Mailer,
-    private readonly sms: SmsSettingsService,
+    private readonly messages: MessageService,
     private readonly auth: AuthService,
     private readonly companies: CompanyService,
     private readonly users: UserService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
   ) {}
 
   /** Sends a registration code to any address: registering is how an address proves itself. */
@@ -159,18 +158,33 @@ export class AccountService {
     await this.sessions.revokeAllOf(user.id);
   }
 
-  private async mailCode(to: string, code: string, lang: Lang): Promise<void> {
-    const minutes = CODE_LIFETIME_MS / 60_000;
-    await this.mailer.send({
-      to,
-      subject: message(lang, 'codeMailSubject'),
-      text: message(lang, 'codeText', { code, minutes }),
-    });
+  private mailCode(to: string, code: string, lang: Lang): Promise<void> {
+    return this.sendCode('verify_code_email', to, code, lang);
   }
 
-  private async smsCode(phone: string, code: string, lang: Lang): Promise<void> {
-    const minutes = CODE_LIFETIME_MS / 60_000;
-    const provider = await this.sms.provider();
-    await provider.send({ phone, code, text: message(lang, 'codeText', { code, minutes }) });
+  private smsCode(phone: string, code: string, lang: Lang): Promise<void> {
+    return this.sendCode('verify_code_sms', phone, code, lang);
+  }
+
+  /**
+   * Through the message center's template (platform administrators edit its texts), sent before
+   * the request is answered: a failure is the request's (503 for the SMS gateway), and a code is
+   * never delivered after it expired.
+   */
+  private async sendCode(
+    templateCode: 'verify_code_email' | 'verify_code_sms',
+    address: string,
+    code: string,
+    lang: Lang,
+  ): Promise<void> {
+    await this.messages.sendTemplate({
+      companyId: null,
+      templateCode,
+      receivers: { userIds: [], addresses: [address] },
+      vars: { code, minutes: CODE_LIFETIME_MS / 60_000 },
+      lang,
+      now: true,
+      expiresAt: this.clock() + CODE_LIFETIME_MS,
+    });
   }
 }

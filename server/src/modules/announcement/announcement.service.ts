@@ -28,6 +28,7 @@ import { sanitizeRichText } from './sanitize.rules.js';
 import {
   renderStored,
   renderSystemMessage,
+  type RenderedTexts,
   type SystemMessageCode,
   type SystemMessageParams,
 } from './system-messages.rules.js';
@@ -140,6 +141,12 @@ export interface SystemMessage {
   busId?: string | null;
 }
 
+/** What the message center gives: a template rendered in both languages (`code` its code). */
+export interface RenderedSystemMessage extends Omit<SystemMessage, 'code' | 'params'> {
+  code: string;
+  texts: RenderedTexts;
+}
+
 /**
  * Announcements (spec sections 2, 3, 4): drafts, publishing to an audience (one delivery row per
  * recipient), revoking, and each user's read state. Publishing tells the recipients' sockets on
@@ -248,12 +255,37 @@ export class AnnouncementService {
    * published at once to the given users and roles of the company, as a system message.
    */
   async sendSystemMessage(input: SystemMessage): Promise<string> {
+    // The stored text is the Chinese rendering: the title filter searches it.
+    return this.sendSystem(input, renderSystemMessage(input.code, input.params, 'zh-CN'), {
+      code: input.code,
+      params: JSON.stringify(input.params),
+    });
+  }
+
+  /**
+   * A system message the message center rendered from a template in both languages: each reader
+   * reads their language, like the platform's coded messages.
+   */
+  async sendRenderedMessage(input: RenderedSystemMessage): Promise<string> {
+    const texts: RenderedTexts = {
+      'zh-CN': { ...input.texts['zh-CN'], content: sanitizeRichText(input.texts['zh-CN'].content) },
+      'en-US': { ...input.texts['en-US'], content: sanitizeRichText(input.texts['en-US'].content) },
+    };
+    return this.sendSystem(input, texts['zh-CN'], {
+      code: input.code,
+      params: JSON.stringify({ texts }),
+    });
+  }
+
+  private async sendSystem(
+    input: Omit<SystemMessage, 'code' | 'params'>,
+    text: { title: string; content: string },
+    stored: { code: string; params: string },
+  ): Promise<string> {
     const roleIds = await this.repository.roleIdsByCode(input.companyId, input.roles ?? []);
     const byRole = await this.repository.recipients(input.companyId, 'role', roleIds);
     const byId = await this.repository.recipients(input.companyId, 'user', input.userIds ?? []);
     const users = [...new Set([...byRole, ...byId])];
-    // The stored text is the Chinese rendering: the title filter searches it.
-    const text = renderSystemMessage(input.code, input.params, 'zh-CN');
     const row: SysAnnouncementTable = {
       id: newId(),
       company_id: input.companyId,
@@ -276,8 +308,8 @@ export class AnnouncementService {
       create_by: null,
       create_time: this.clock(),
       update_time: null,
-      msg_code: input.code,
-      msg_params: JSON.stringify(input.params),
+      msg_code: stored.code,
+      msg_params: stored.params,
     };
     await this.repository.insert(row);
     await this.publish(row, null);

@@ -55,18 +55,32 @@ export function renderSystemMessage(
   };
 }
 
+/** Title and content of a message already rendered in each language (message-center templates). */
+export type RenderedTexts = Record<Lang, { title: string; content: string }>;
+
+function renderedIn(params: unknown, lang: Lang): { title: string; content: string } | null {
+  const texts = (params as { texts?: Partial<RenderedTexts> } | null)?.texts;
+  const text = texts?.[lang];
+  return typeof text?.title === 'string' && typeof text.content === 'string' ? text : null;
+}
+
 /**
- * A stored row in the reader's language: rows with a known code are rendered, the others (written
- * by people, or before codes existed) are shown as stored.
+ * A stored row in the reader's language: rows with a known code are rendered, rows the message
+ * center rendered in both languages show the reader's one, the others (written by people, or
+ * before codes existed) are shown as stored.
  */
 export function renderStored(
   row: { titile: string; msg_content: string; msg_code: string | null; msg_params: string | null },
   lang: Lang,
 ): { title: string; content: string } {
-  if (row.msg_code && isCode(row.msg_code)) {
+  if (row.msg_code) {
     try {
-      const params = JSON.parse(row.msg_params ?? '{}') as SystemMessageParams;
-      return renderSystemMessage(row.msg_code, params, lang);
+      const params: unknown = JSON.parse(row.msg_params ?? '{}');
+      if (isCode(row.msg_code)) {
+        return renderSystemMessage(row.msg_code, params as SystemMessageParams, lang);
+      }
+      const rendered = renderedIn(params, lang);
+      if (rendered) return rendered;
     } catch {
       // Unreadable parameters: the stored text still says what happened.
     }

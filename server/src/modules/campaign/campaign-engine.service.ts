@@ -19,6 +19,7 @@ import type { DeviceOnlineStatus, DeviceRef } from '../device-gateway/uplink-sin
 import type { DeviceLogService } from '../device/device-log.service.js';
 import { iso } from '../../platform/http/paging.js';
 import type { FirmwareService } from '../firmware/firmware.service.js';
+import type { MessageService } from '../message/message.service.js';
 import {
   OPEN_STATES,
   emptyCounts,
@@ -121,6 +122,8 @@ export class CampaignEngine {
       configs: ConfigApplier;
       downlinks: Downlinks;
       deviceLogs: DeviceLogService;
+      /** The message center: the creator hears when a campaign ends. */
+      messages: Pick<MessageService, 'sendTemplate'>;
       bus: Bus;
       clock: Clock;
       log: FastifyBaseLogger;
@@ -274,7 +277,36 @@ export class CampaignEngine {
       gate_until: null,
       end_time: now,
     });
-    if (ended) await this.publishNow(campaign.id);
+    if (!ended) return;
+    await this.publishNow(campaign.id);
+    await this.notifyEnd(campaign, state, tallies);
+  }
+
+  /**
+   * Tells the campaign's creator how it ended, through the message center (the node whose
+   * conditional update ended it is the only one to get here). A failure to notify is logged and
+   * never undoes the end.
+   */
+  private async notifyEnd(campaign: CampaignTable, state: string, tallies: WaveTally[]) {
+    if (!campaign.create_by) return;
+    const sum = (key: 'updated' | 'failed' | 'size') => tallies.reduce((n, t) => n + t[key], 0);
+    try {
+      await this.deps.messages.sendTemplate({
+        companyId: campaign.company_id,
+        templateCode: state === 'failed' ? 'campaign_failed' : 'campaign_finished',
+        receivers: { userIds: [], usernames: [campaign.create_by] },
+        vars: {
+          campaign: campaign.name,
+          updated: sum('updated'),
+          failed: sum('failed'),
+          total: sum('size'),
+        },
+        priority: state === 'failed' ? 'H' : 'L',
+        link: { openPage: `/device/campaign/${campaign.id}`, busId: campaign.id },
+      });
+    } catch (error) {
+      this.deps.log.error({ err: error, campaignId: campaign.id }, 'campaign end not notified');
+    }
   }
 
   /**

@@ -60,6 +60,8 @@ describe('campaign engine', () => {
       configs: t.app.deviceConfigs,
       downlinks: t.app.deviceGateway,
       deviceLogs: new DeviceLogService(new DeviceLogRepository(t.db), t.clock.read),
+      // The end of a campaign is told by whichever node ends it; this one's messages go nowhere.
+      messages: { sendTemplate: () => Promise.resolve() },
       bus: t.bus,
       clock: t.clock.read,
       log: t.app.log,

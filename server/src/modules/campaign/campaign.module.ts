@@ -5,6 +5,7 @@ import type { DeviceService } from '../device/device.service.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { UplinkRouter } from '../device-gateway/uplink-router.service.js';
 import type { FirmwareService } from '../firmware/firmware.service.js';
+import type { MessageService } from '../message/message.service.js';
 import { CampaignChannelService } from './campaign-channel.service.js';
 import { CampaignEngine, type CampaignEngineOptions } from './campaign-engine.service.js';
 import { campaignMenu } from './campaign.menu.js';
@@ -22,6 +23,7 @@ export function campaignModule(
     deviceLogs: DeviceLogService;
     gateway: GatewayService;
     uplinks: UplinkRouter;
+    messages: MessageService;
   },
   /** Campaign engine timings (tests shorten the step deadlines). */
   options: Partial<CampaignEngineOptions> = {},
@@ -34,6 +36,7 @@ export function campaignModule(
       configs: deps.configs,
       downlinks: deps.gateway,
       deviceLogs: deps.deviceLogs,
+      messages: deps.messages,
       bus,
       clock,
       log,
@@ -59,5 +62,5 @@ export function campaignModule(
     channels: [new CampaignChannelService(permissions)],
     close: () => engine.close(),
   };
-  return { engine, module };
+  return { engine, campaigns, module };
 }

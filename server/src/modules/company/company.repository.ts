@@ -1,16 +1,8 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { containing } from '../../platform/db/like.js';
-import type { Database, SysCompanyTable } from '../../platform/db/schema.js';
 import { selectPage } from '../../platform/db/page.js';
-
-/** Bytes of the files the company stores: what its firmware rows reference. */
-const storageUsed = (eb: ExpressionBuilder<Database & { c: SysCompanyTable }, 'c'>) =>
-  eb
-    .selectFrom('firmware as f')
-    .select((e) => e.fn.sum<number | string | null>('f.size').as('s'))
-    .whereRef('f.company_id', '=', 'c.id')
-    .as('storage_used');
+import { storedBytesOf } from '../../platform/files/storage.repository.js';
 
 const SORT_COLUMNS = { createTime: 'c.create_time', name: 'c.name', code: 'c.code' } as const;
 
@@ -65,7 +57,7 @@ export class CompanyRepository {
             .where('u.del_flag', '=', 0)
             .as('user_count'),
         )
-        .select(storageUsed)
+        .select(storedBytesOf('c.id').as('storage_used'))
         .orderBy(SORT_COLUMNS[page.column], page.order)
         .orderBy('c.id', page.order),
     );
@@ -83,7 +75,7 @@ export class CompanyRepository {
           .where('u.del_flag', '=', 0)
           .as('user_count'),
       )
-      .select(storageUsed)
+      .select(storedBytesOf('c.id').as('storage_used'))
       .where('c.id', '=', id)
       .executeTakeFirst();
   }

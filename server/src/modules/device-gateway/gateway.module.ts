@@ -1,6 +1,6 @@
 import type { Platform, ServerModule } from '../../platform/module.js';
-import type { AnnouncementService } from '../announcement/announcement.service.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
+import type { MessageService } from '../message/message.service.js';
 import { GatewayRepository } from './gateway.repository.js';
 import './gateway.messages.js';
 import { GatewayService, type GatewayOptions } from './gateway.service.js';
@@ -27,7 +27,7 @@ export function gatewayModule(
   { config, db, permissions, bus, clock, log }: Platform,
   deps: {
     deviceLogs: DeviceLogService;
-    announcements: AnnouncementService;
+    messages: MessageService;
     deviceData: ConstructorParameters<typeof UplinkRouter>[0];
   },
   options: GatewayModuleOptions,
@@ -38,7 +38,7 @@ export function gatewayModule(
       repository: new GatewayRepository(db),
       deviceLogs: deps.deviceLogs,
       permissions,
-      alerts: deps.announcements,
+      alerts: deps.messages,
       bus,
       sink: options.uplinkSink ?? uplinks,
       clock,

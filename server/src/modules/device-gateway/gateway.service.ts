@@ -51,6 +51,16 @@ export interface GatewayOptions extends DevicePresenceOptions {
   connectRateLimit?: ConnectRateLimit;
 }
 
+/** This node's MQTT traffic since it started: the system monitor and /metrics read it. */
+export interface GatewayTraffic {
+  broker: 'embedded' | 'external' | 'none';
+  /** Devices connected to this node's embedded broker; null without one (external or none). */
+  connected: number | null;
+  received: number;
+  sent: number;
+  refused: number;
+}
+
 export interface GatewayDeps {
   repository: GatewayRepository;
   deviceLogs: DeviceLogService;
@@ -86,6 +96,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   private readonly presence: DevicePresence;
   private readonly uplinks: UplinkService;
   private readonly unsubscribeBus: () => void;
+  private readonly counts = { received: 0, sent: 0, refused: 0 };
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -182,6 +193,18 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     return this.runtime.nodeId;
   }
 
+  /** Messages received and sent, refused connects and held connections, since start. */
+  traffic(): GatewayTraffic {
+    const { transport } = this.runtime;
+    return {
+      broker: transport?.kind ?? 'none',
+      connected: transport?.kind === 'embedded' ? this.heldDevices().length : null,
+      received: this.counts.received,
+      sent: this.counts.sent,
+      refused: this.counts.refused + (this.embedded?.rateLimitedTotal ?? 0),
+    };
+  }
+
   /** The embedded broker's TCP port; null when it does not run. */
   get port(): number | null {
     return this.embedded?.port ?? null;
@@ -242,6 +265,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     const { transport } = this.runtime;
     if (transport?.holds(address)) {
       await transport.publish(downTopic(address, kind, id), JSON.stringify(payload), { qos: 1 });
+      this.counts.sent += 1;
       return;
     }
     await this.deps.bus.publish('device.downlink', { address, kind, id, payload });
@@ -264,6 +288,9 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     if (!transport || transport.kind !== 'embedded' || !transport.holds(address)) return;
     transport
       .publish(downTopic(address, kind, id), JSON.stringify(payload), { qos: 1 })
+      .then(() => {
+        this.counts.sent += 1;
+      })
       .catch((error: unknown) =>
         this.log.error({ err: error, device: address }, 'downlink not delivered'),
       );
@@ -297,8 +324,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   // ---------------------------------------------------------------- broker hooks
 
-  authenticate(request: ConnectRequest): Promise<ConnectVerdict<DeviceSession>> {
-    return this.connection.authenticate(request);
+  async authenticate(request: ConnectRequest): Promise<ConnectVerdict<DeviceSession>> {
+    const verdict = await this.connection.authenticate(request);
+    if (!verdict.accept) this.counts.refused += 1;
+    return verdict;
   }
 
   authorize(session: DeviceSession, action: 'publish' | 'subscribe', topic: string): boolean {
@@ -314,6 +343,7 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
   }
 
   message(message: InboundMessage<DeviceSession>): void {
+    this.counts.received += 1;
     this.uplinks.message(message);
   }
 
@@ -323,8 +353,10 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
 
   // ---------------------------------------------------------------- EMQX hooks
 
-  hookAuth(body: TMqttAuthRequest): Promise<TMqttHookResult> {
-    return this.connection.hookAuth(body);
+  async hookAuth(body: TMqttAuthRequest): Promise<TMqttHookResult> {
+    const result = await this.connection.hookAuth(body);
+    if (result.result === 'deny') this.counts.refused += 1;
+    return result;
   }
 
   hookAcl(body: TMqttAclRequest): TMqttHookResult {

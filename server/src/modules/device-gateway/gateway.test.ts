@@ -808,7 +808,7 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(await alerts()).toEqual([
       expect.objectContaining({
         titile: '1 台设备连接不稳定',
-        msg_code: 'device.unstable',
+        msg_code: 'device_unstable',
         msg_content: expect.stringContaining(flapping),
       }),
     ]);
@@ -820,7 +820,7 @@ describe('MQTT gateway (embedded broker)', () => {
     expect((await alerts()).slice(1)).toEqual([
       expect.objectContaining({
         titile: '1 台设备离线',
-        msg_code: 'device.offline',
+        msg_code: 'device_offline',
         msg_content: expect.stringContaining(steady),
         open_page: `/device/detail/${steadyId}`,
         bus_id: steadyId,

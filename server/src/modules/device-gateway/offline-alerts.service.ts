@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
-import type { SystemMessage } from '../announcement/announcement.service.js';
-import type { SystemMessageCode } from '../announcement/system-messages.rules.js';
+import type { SendTemplateInput } from '../message/message.service.js';
 import type { GatewayRepository } from './gateway.repository.js';
 
 export interface OfflineAlertOptions {
@@ -27,9 +26,12 @@ export const DEFAULT_ALERT_OPTIONS: OfflineAlertOptions = {
 /** Devices named in one alert; the rest are counted. */
 const NAMED_MAX = 10;
 
+/** The message center: alerts are its `device_offline` and `device_unstable` templates. */
 export interface AlertSender {
-  sendSystemMessage(input: SystemMessage): Promise<string>;
+  sendTemplate(input: SendTemplateInput): Promise<void>;
 }
+
+type AlertTemplate = 'device_offline' | 'device_unstable';
 
 /** A device that went offline: when, and when its alert is due unless it comes back. */
 interface Offline {
@@ -131,8 +133,8 @@ export class OfflineAlerts {
       for (const id of flappingNow) if (!byId.has(id)) this.flapping.delete(id);
       const unstable = flappingNow.map((id) => byId.get(id)).filter((t) => this.unstable(t, now));
       const offline = due.map((id) => byId.get(id)).filter((t) => this.stillOffline(t, now));
-      await this.send(offline, 'device.offline');
-      await this.send(unstable, 'device.unstable');
+      await this.send(offline, 'device_offline');
+      await this.send(unstable, 'device_unstable');
     } catch (error) {
       this.log.error({ err: error }, 'device alerts not sent');
     }
@@ -181,10 +183,12 @@ export class OfflineAlerts {
   }
 
   /**
-   * One message per owner, as a code with parameters: each reader sees it in their language.
-   * Names are stored as written; the announcement module escapes them when it renders.
+   * One message per owner through the message center's template (the bell by default; a company
+   * may add channels): each reader sees it in their language. Names are given as written; the
+   * center escapes them for the channel. Beyond the first ten, the count of the others follows
+   * as `(+N)`, which reads the same in both languages.
    */
-  private async send(targets: Target[], code: SystemMessageCode): Promise<void> {
+  private async send(targets: Target[], templateCode: AlertTemplate): Promise<void> {
     const byOwner = new Map<string, Target[]>();
     for (const target of targets) {
       const key = `${target.company_id}|${target.owner_id}`;
@@ -197,22 +201,23 @@ export class OfflineAlerts {
         .slice(0, NAMED_MAX)
         .map((d) => (d.name === d.sn ? d.sn : `${d.name} (${d.sn})`))
         .join(', ');
-      await this.sender.sendSystemMessage({
+      const more = devices.length - NAMED_MAX;
+      await this.sender.sendTemplate({
         companyId: first.company_id,
-        userIds: [first.owner_id],
-        code,
-        params: {
+        templateCode,
+        receivers: { userIds: [first.owner_id] },
+        vars: {
           count: devices.length,
           seconds: Math.round(this.options.delayMs / 1000),
           minutes: Math.round(this.options.stableMs / 60_000),
           times: this.options.flapCount,
-          devices: named,
-          more: Math.max(0, devices.length - NAMED_MAX),
+          devices: more > 0 ? `${named} … (+${more})` : named,
         },
         priority: 'M',
-        openType: 'url',
-        openPage: devices.length === 1 ? `/device/detail/${first.id}` : '/device/list',
-        busId: devices.length === 1 ? first.id : null,
+        link: {
+          openPage: devices.length === 1 ? `/device/detail/${first.id}` : '/device/list',
+          busId: devices.length === 1 ? first.id : null,
+        },
       });
     }
   }

@@ -25,6 +25,7 @@ export const DEVICE_LOG_SUBJECTS = {
   'config.push': 'deviceLogSubjectConfigPush',
   'command.send': 'deviceLogSubjectCommandSend',
   'ota.notify': 'deviceLogSubjectOtaNotify',
+  'scheduled-job.run': 'deviceLogSubjectScheduledJob',
 } as const satisfies Record<string, MessageKey>;
 
 export type DeviceLogSubject = keyof typeof DEVICE_LOG_SUBJECTS;

@@ -83,6 +83,7 @@ export const deviceMessages = defineMessages({
   deviceLogSubjectConfigPush: { 'zh-CN': '下发配置', 'en-US': 'Configuration pushed' },
   deviceLogSubjectCommandSend: { 'zh-CN': '下发命令', 'en-US': 'Command sent' },
   deviceLogSubjectOtaNotify: { 'zh-CN': '升级通知', 'en-US': 'Upgrade notified' },
+  deviceLogSubjectScheduledJob: { 'zh-CN': '定时任务', 'en-US': 'Scheduled job' },
 });
 
 type DeviceMessages = typeof deviceMessages;

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { FileStore } from '../../platform/files/file-store.js';
-import { StorageReservations } from '../../platform/files/storage-quota.js';
+import type { FileStorage } from '../../platform/files/file-storage.js';
 import type { Platform, ServerModule } from '../../platform/module.js';
 import { firmwareMenu } from './firmware.menu.js';
 import './firmware.messages.js';
@@ -8,15 +6,16 @@ import { FirmwareRepository } from './firmware.repository.js';
 import { firmwareRoutes } from './firmware.routes.js';
 import { FirmwareService } from './firmware.service.js';
 
-export function firmwareModule({ config, db, permissions, clock }: Platform) {
+export function firmwareModule({ config, db, permissions, clock }: Platform, files: FileStorage) {
   const firmware = new FirmwareService(
     new FirmwareRepository(db),
-    new FileStore(path.join(config.dataDir, 'files')),
+    files.blobs,
     permissions,
     clock,
     config.publicUrl ?? `http://localhost:${config.port}`,
-    config.companyStorageQuota,
-    new StorageReservations(),
+    files.quota.defaultQuota,
+    // Shared with every feature that stores files: one company's uploads count together.
+    files.quota.reservations,
   );
   const module: ServerModule = {
     name: 'firmware',

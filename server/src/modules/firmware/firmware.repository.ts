@@ -5,6 +5,7 @@ import { containing } from '../../platform/db/like.js';
 import { selectPage } from '../../platform/db/page.js';
 import type { Database, FirmwareTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
+import { StorageRepository } from '../../platform/files/storage.repository.js';
 import { readSetting, sharedSecret, writeSetting } from '../../platform/db/settings.js';
 
 /** Campaign states in which a campaign still installs its firmware. */
@@ -112,24 +113,12 @@ export class FirmwareRepository {
     }
   }
 
-  /** Bytes of firmware files the company stores, and its own quota (null: the default). */
-  async storage(companyId: string): Promise<{ stored: number; quota: number | null }> {
-    const [used, company] = await Promise.all([
-      scoped(this.db, companyId)
-        .selectFrom('firmware')
-        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
-        .executeTakeFirst(),
-      this.db
-        .selectFrom('sys_company')
-        .select('storage_quota')
-        .where('id', '=', companyId)
-        .executeTakeFirst(),
-    ]);
-    const quota = company?.storage_quota;
-    return {
-      stored: Number(used?.total ?? 0),
-      quota: quota === null || quota === undefined ? null : Number(quota),
-    };
+  /**
+   * Bytes of every file the company stores (firmware, the file library: one quota), and its own
+   * quota (null: the default).
+   */
+  storage(companyId: string): Promise<{ stored: number; quota: number | null }> {
+    return new StorageRepository(this.db).usage(companyId);
   }
 
   readSetting(key: string): Promise<string | undefined> {

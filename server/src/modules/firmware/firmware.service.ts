@@ -21,7 +21,11 @@ import { newId } from '../../platform/db/ids.js';
 import type { FirmwareTable } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
 import { FileCache, type FileCacheLimits } from '../../platform/files/file-cache.js';
-import { FileTooLargeError, type FileStore } from '../../platform/files/file-store.js';
+import {
+  FileTooLargeError,
+  isMissingBlob,
+  type BlobStore,
+} from '../../platform/files/blob-store.js';
 import {
   formatBytes,
   StorageQuotaExceededError,
@@ -112,7 +116,7 @@ export class FirmwareService {
 
   constructor(
     private readonly repository: FirmwareRepository,
-    private readonly files: FileStore,
+    private readonly files: BlobStore,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
     /** Where devices reach this server: PUBLIC_URL, else `http://localhost:{PORT}`. */
@@ -299,11 +303,13 @@ export class FirmwareService {
     try {
       const kept = this.hot.get(AREA, file.id, file.size);
       if (kept) return (await kept).subarray(start, end + 1);
-      const handle = await this.files.open(AREA, file.id);
-      return handle.createReadStream({ start, end, highWaterMark: DOWNLOAD_READ_BYTES });
+      return await this.files.stream(AREA, file.id, {
+        range: { start, end },
+        chunkBytes: DOWNLOAD_READ_BYTES,
+      });
     } catch (error) {
       // Deleted between the signature check and the read.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (isMissingBlob(error)) {
         throw new AppError('firmwareNotFound', 404);
       }
       throw error;

@@ -49,7 +49,7 @@ export class PositionService {
   }
 
   async add(scope: Scope, input: TPositionAdd): Promise<TPosition> {
-    await this.checkRank(input.postRank);
+    await this.checkRank(scope.companyId, input.postRank);
     if (await this.repository.codeTaken(scope.companyId, input.code, null)) {
       throw new AppError('orgPositionCodeTaken', 409);
     }
@@ -68,7 +68,7 @@ export class PositionService {
   async edit(scope: Scope, input: TPositionEdit): Promise<TPosition> {
     const existing = await this.repository.find(scope.companyId, input.id);
     if (!existing) throw notFound();
-    await this.checkRank(input.postRank);
+    await this.checkRank(scope.companyId, input.postRank);
     if (await this.repository.codeTaken(scope.companyId, input.code, input.id)) {
       throw new AppError('orgPositionCodeTaken', 409);
     }
@@ -83,9 +83,12 @@ export class PositionService {
     if (deleted === 0) throw notFound();
   }
 
-  /** Ranks come from the editable `position_rank` dictionary, so they are checked against it. */
-  private async checkRank(postRank: string): Promise<void> {
-    const ranks = await this.dicts.items(POSITION_RANK_DICT, 'en-US');
+  /**
+   * Ranks come from the editable `position_rank` dictionary, the company's own when it replaced
+   * the platform's, so they are checked against the one its console offers.
+   */
+  private async checkRank(companyId: string, postRank: string): Promise<void> {
+    const ranks = await this.dicts.items(POSITION_RANK_DICT, 'en-US', companyId);
     if (!ranks.some((r) => r.value === postRank)) throw new AppError('orgPostRankInvalid', 400);
   }
 }

@@ -28,6 +28,8 @@ describe('route access declarations', () => {
       // Firmware downloads: no session, a signed and expiring link instead (firmware.test.ts).
       'GET /api/firmware/download/:id',
       'GET /api/health',
+      // File library links: no session, a signed link bound to its company (oss-file.test.ts).
+      'GET /api/sys/oss/file/content/:id',
       'GET /api/sys/randomImage/:key',
       'GET /api/sys/sso/config',
       'GET /api/sys/sso/oidc/authorize',
@@ -35,6 +37,7 @@ describe('route access declarations', () => {
       'HEAD /api/cas/client/validateLogin',
       'HEAD /api/firmware/download/:id',
       'HEAD /api/health',
+      'HEAD /api/sys/oss/file/content/:id',
       'HEAD /api/sys/randomImage/:key',
       'HEAD /api/sys/sso/config',
       'HEAD /api/sys/sso/oidc/authorize',

@@ -1,5 +1,7 @@
 import { ADMIN_USER_STATUS, COMPANY_STATUS } from '@blrms/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { containing } from '../db/like.js';
 import type { SysSessionTable } from '../db/schema.js';
 
 export class SessionRepository {
@@ -124,5 +126,60 @@ export class SessionRepository {
       .where('user_id', '=', userId)
       .where('revoked_time', 'is', null)
       .execute();
+  }
+
+  /**
+   * The sessions that can still be used (neither revoked nor expired) of every company, most
+   * recently seen first: the online-users screen of platform administrators.
+   */
+  async listLive(input: { now: number; username?: string; offset: number; limit: number }) {
+    let query = this.db
+      .selectFrom('sys_session as s')
+      .innerJoin('sys_user as u', 'u.id', 's.user_id')
+      .innerJoin('sys_company as c', 'c.id', 's.company_id')
+      .where('s.revoked_time', 'is', null)
+      .where('s.expire_time', '>', input.now)
+      .where('u.del_flag', '=', 0);
+    if (input.username) {
+      query = query.where(
+        sql<boolean>`lower(u.username) like lower(${containing(input.username)}) escape '\\'`,
+      );
+    }
+    const total = await query
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await query
+      .select([
+        's.id',
+        's.user_id as userId',
+        'u.username',
+        'u.realname',
+        's.company_id as companyId',
+        'c.name as companyName',
+        's.ip',
+        's.user_agent as userAgent',
+        's.create_time as createTime',
+        's.last_seen_time as lastSeenTime',
+        's.expire_time as expireTime',
+      ])
+      .orderBy(sql`coalesce(s.last_seen_time, s.create_time)`, 'desc')
+      .orderBy('s.id')
+      .offset(input.offset)
+      .limit(input.limit)
+      .execute();
+    return { total: Number(total.n), rows };
+  }
+
+  /** Revokes one live session by its id; returns its token hash, or null when none was live. */
+  async revokeById(sessionId: string, now: number): Promise<string | null> {
+    const row = await this.db
+      .updateTable('sys_session')
+      .set({ revoked_time: now })
+      .where('id', '=', sessionId)
+      .where('revoked_time', 'is', null)
+      .where('expire_time', '>', now)
+      .returning('token_hash')
+      .executeTakeFirst();
+    return row?.token_hash ?? null;
   }
 }

@@ -110,6 +110,23 @@ export class SessionService {
     await this.bus.publish('auth.sessions-revoked', { tokenHashes: [tokenHash] });
   }
 
+  /** The sessions still usable in every company, most recently seen first (platform view). */
+  listLive(input: { username?: string; offset: number; limit: number }) {
+    return this.repository.listLive({ ...input, now: this.clock() });
+  }
+
+  /**
+   * Ends one session by its id on every node (force logout): its token stops resolving and its
+   * console sockets close. False when it was not live.
+   */
+  async revokeById(sessionId: string): Promise<boolean> {
+    const tokenHash = await this.repository.revokeById(sessionId, this.clock());
+    if (tokenHash === null) return false;
+    this.cache.delete(tokenHash);
+    await this.bus.publish('auth.sessions-revoked', { tokenHashes: [tokenHash] });
+    return true;
+  }
+
   async revokeAllOf(userId: string): Promise<void> {
     await this.repository.revokeAllOf(userId, this.clock());
     this.evictUser(userId);

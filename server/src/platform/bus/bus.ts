@@ -7,6 +7,7 @@ import type {
   TDeviceLive,
   TDeviceTelemetryPoint,
   TDisconnectReason,
+  TMonitorSnapshot,
 } from '@blrms/contracts';
 import type { Lang } from '../http/i18n.js';
 
@@ -61,8 +62,15 @@ export interface BusTopics {
   'device.config': { companyId: string; config: TDeviceConfigState };
   /** A command was sent, answered or timed out: sockets subscribed to `device:{id}` get it. */
   'device.command': { companyId: string; command: TDeviceCommand };
+  /**
+   * Dictionaries of a company changed (of every company when it is the platform's, or when
+   * absent: a cache refresh): every node drops what it cached of them.
+   */
+  'dict.changed': { companyId?: string };
   /** A campaign's counts or state changed (at most about once a second per campaign). */
   'campaign.progress': { companyId: string; campaign: TCampaignProgress };
+  /** A server node's state, every few seconds: the system monitor lists every node from them. */
+  'monitor.node': TMonitorSnapshot;
   /**
    * This node's own news, never sent to other nodes: the link to the other nodes (Redis) is back
    * after a gap of `gapMs` in which events published here did not reach them and theirs did not

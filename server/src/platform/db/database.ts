@@ -11,6 +11,8 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
+import { MONITOR_SLOW_QUERIES, MONITOR_SLOW_QUERY_WINDOW_MS } from '@blrms/contracts';
+import { QueryStats } from './query-stats.js';
 import type { Database } from './schema.js';
 import { fromDatabase } from './unavailable.js';
 
@@ -45,10 +47,41 @@ export interface DatabaseEvents {
   connected?: () => void;
 }
 
+/** What the system monitor and /metrics read of a handle: its statements and its pool. */
+export interface DatabaseStats {
+  queries: QueryStats;
+  /** PostgreSQL's pool; null on SQLite (one connection). */
+  pool: { total: number; idle: number; waiting: number; max: number } | null;
+}
+
+const statsOfDb = new WeakMap<Db, { queries: QueryStats; pool: pg.Pool | null }>();
+
+/** The statistics of a handle made by {@link createDatabase}; null for any other. */
+export function databaseStats(db: Db): DatabaseStats | null {
+  const stats = statsOfDb.get(db);
+  if (!stats) return null;
+  const { pool } = stats;
+  return {
+    queries: stats.queries,
+    pool: pool
+      ? {
+          total: pool.totalCount,
+          idle: pool.idleCount,
+          waiting: pool.waitingCount,
+          max: pool.options.max ?? 10,
+        }
+      : null,
+  };
+}
+
 export function createDatabase(
   target: DatabaseTarget,
   events: DatabaseEvents = {},
 ): DatabaseHandle {
+  const queries = new QueryStats({
+    keep: MONITOR_SLOW_QUERIES,
+    windowMs: MONITOR_SLOW_QUERY_WINDOW_MS,
+  });
   if (target.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.url,
@@ -74,10 +107,12 @@ export function createDatabase(
       client.on('error', ignoreCheckedOutError);
       connected?.();
     });
-    return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: markingErrors(pool) }) }),
-      dialect: 'postgres',
-    };
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: markingErrors(pool) }),
+      log: queries.log,
+    });
+    statsOfDb.set(db, { queries, pool });
+    return { db, dialect: 'postgres' };
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
   const database = new SQLite(target.file);
@@ -88,12 +123,12 @@ export function createDatabase(
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return {
-    db: new Kysely<Database>({
-      dialect: new SqliteDialect({ database: reusingStatements(database) }),
-    }),
-    dialect: 'sqlite',
-  };
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: reusingStatements(database) }),
+    log: queries.log,
+  });
+  statsOfDb.set(db, { queries, pool: null });
+  return { db, dialect: 'sqlite' };
 }
 
 function ignoreCheckedOutError(): void {}

@@ -151,13 +151,19 @@ export interface SysUserPositionTable {
   position_id: string;
 }
 
+/** A dictionary; the platform company's are the platform dictionaries every company reads. */
 export interface SysDictTable {
   id: string;
+  company_id: string;
   dict_name: string;
   dict_name_en: string | null;
   dict_code: string;
   description: string | null;
+  /** 1 while in the recycle bin. */
+  del_flag: number;
+  create_by: string | null;
   create_time: number;
+  update_time: number | null;
 }
 
 export interface SysDictItemTable {
@@ -167,9 +173,11 @@ export interface SysDictItemTable {
   item_text_en: string | null;
   item_value: string;
   item_color: string | null;
+  description: string | null;
   sort_order: number;
   status: number;
   create_time: number;
+  update_time: number | null;
 }
 
 export interface SysSessionTable {
@@ -536,6 +544,18 @@ export interface DeviceCommandTable {
   late_reply_json: string | null;
 }
 
+/** A file of a company's file library; its bytes are in the BlobStore under `oss/{id}`. */
+export interface SysOssFileTable {
+  id: string;
+  company_id: string;
+  name: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  create_by: string | null;
+  create_time: number;
+}
+
 export interface FirmwareTable {
   id: string;
   company_id: string;
@@ -657,6 +677,12 @@ export interface Database {
   sys_sso_ticket: SysSsoTicketTable;
   sys_job: SysJobTable;
   sys_job_run: SysJobRunTable;
+  sys_quartz_job: SysQuartzJobTable;
+  sys_quartz_job_run: SysQuartzJobRunTable;
+  sys_oss_file: SysOssFileTable;
+  sys_message_template: SysMessageTemplateTable;
+  sys_message: SysMessageTable;
+  sys_message_webhook: SysMessageWebhookTable;
 }
 
 /** A pending OpenID Connect sign-in; spent by its callback. */
@@ -693,6 +719,8 @@ export interface SysJobTable {
   last_node: string | null;
   runs: number;
   failures: number;
+  /** 1 while an administrator has paused the job: no node takes its lease. */
+  paused: number;
 }
 
 /** A run of a scheduled job worth keeping: a failure, or any run of a job run at most once a minute. */
@@ -705,4 +733,108 @@ export interface SysJobRunTable {
   /** `ok` or `failed`. */
   outcome: string;
   error: string | null;
+}
+
+/** A scheduled job a company's user made (see migration 20261127100200-quartz-jobs). */
+export interface SysQuartzJobTable {
+  id: string;
+  company_id: string;
+  name: string;
+  /** One of QUARTZ_JOB_TYPES. */
+  job_type: string;
+  cron: string;
+  time_zone: string;
+  params_json: string;
+  description: string | null;
+  /** `normal` or `paused`. */
+  status: string;
+  /** The next occurrence; null while paused. */
+  next_run_time: number | null;
+  /** A run in progress holds the job until then (0: none). */
+  run_until: number;
+  last_start: number | null;
+  last_end: number | null;
+  last_outcome: string | null;
+  last_message: string | null;
+  create_by: string;
+  /** The user the job acts as: whoever saved it last. */
+  run_as_id: string;
+  run_as: string;
+  create_time: number;
+  update_by: string | null;
+  update_time: number | null;
+}
+
+/** A run of an operator job: when, how it ended and what it did to devices. */
+export interface SysQuartzJobRunTable {
+  id: string;
+  job_id: string;
+  company_id: string;
+  /** `schedule` or `manual`. */
+  trigger_kind: string;
+  scheduled_time: number | null;
+  start_time: number;
+  end_time: number;
+  /** One of QUARTZ_RUN_OUTCOMES. */
+  outcome: string;
+  message: string | null;
+  counts_json: string | null;
+  run_by: string | null;
+}
+
+/** A message template (issue 18); the platform company's are the defaults of every company. */
+export interface SysMessageTemplateTable {
+  id: string;
+  company_id: string;
+  code: string;
+  name: string;
+  /** `system`, `email`, `sms` or `webhook`. */
+  channel: string;
+  subject: string;
+  subject_en: string;
+  content: string;
+  content_en: string;
+  /** JSON object: variable name → sample value. */
+  test_data: string;
+  enabled: number;
+  built_in: number;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+/** One message to one receiver through one channel: the delivery queue and its history. */
+export interface SysMessageTable {
+  id: string;
+  company_id: string;
+  template_code: string | null;
+  channel: string;
+  receiver_id: string | null;
+  receiver: string;
+  title: string;
+  content: string;
+  /** JSON: what the channel needs besides the texts (see message-delivery.service.ts). */
+  extra: string | null;
+  /** `queued`, `sent` or `failed`. */
+  status: string;
+  attempts: number;
+  next_attempt_time: number | null;
+  expire_time: number | null;
+  last_error: string | null;
+  create_by: string | null;
+  create_time: number;
+  send_time: number | null;
+}
+
+/** A company's webhook endpoint; `secret` signs its deliveries (HMAC-SHA256). */
+export interface SysMessageWebhookTable {
+  id: string;
+  company_id: string;
+  name: string;
+  url: string;
+  secret: string;
+  enabled: number;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
 }

@@ -1,4 +1,4 @@
-import type { FileStore } from './file-store.js';
+import type { BlobStore } from './blob-store.js';
 
 export interface FileCacheLimits {
   /** Files larger than this are never kept (they are streamed from disk). */
@@ -21,7 +21,7 @@ export class FileCache {
   private total = 0;
 
   constructor(
-    private readonly store: FileStore,
+    private readonly store: BlobStore,
     private readonly limits: FileCacheLimits,
   ) {}
 

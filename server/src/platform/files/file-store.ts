@@ -3,32 +3,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import {
+  FileTooLargeError,
+  type BlobRange,
+  type BlobStore,
+  type StoredFile,
+} from './blob-store.js';
 
-/** A file that was larger than the limit it was written under; nothing of it was kept. */
-export class FileTooLargeError extends Error {
-  override name = 'FileTooLargeError';
-
-  constructor(readonly limit: number) {
-    super(`file exceeds ${limit} bytes`);
-  }
-}
-
-export interface StoredFile {
-  size: number;
-  /** Lower-case hex. */
-  sha256: string;
-}
+export { FileTooLargeError, type StoredFile } from './blob-store.js';
 
 /** Areas are fixed names in code; ids are ours (32 hex), so no input ever becomes a path. */
 const AREA = /^[a-z][a-z0-9-]{0,31}$/;
 const ID = /^[0-9a-f]{32}$/;
 
 /**
- * Files kept on the local disk under `DATA_DIR/files/{area}/{id}`. A file appears under its name
- * only once it is complete: it is written to a temporary name in the same folder and renamed, so a
- * reader never sees half a file and a crash leaves no file under a real name.
+ * The BlobStore on the local disk: files under `DATA_DIR/files/{area}/{id}`. A file appears under
+ * its name only once it is complete: it is written to a temporary name in the same folder and
+ * renamed, so a reader never sees half a file and a crash leaves no file under a real name.
  */
-export class FileStore {
+export class FileStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   pathOf(area: string, id: string): string {
@@ -36,11 +29,6 @@ export class FileStore {
     return path.join(this.root, area, id);
   }
 
-  /**
-   * Streams `source` to the file, hashing and counting on the way. Over `maxBytes` the write stops
-   * (the source is destroyed, so the rest is not read) and FileTooLargeError is thrown. `claim` is
-   * told of every chunk before it is written; when it throws, the write stops the same way.
-   */
   async write(
     area: string,
     id: string,
@@ -85,9 +73,26 @@ export class FileStore {
     return fs.promises.readFile(this.pathOf(area, id));
   }
 
-  /** Opens the file for reading (ENOENT when it is not there). */
-  open(area: string, id: string): Promise<fs.promises.FileHandle> {
-    return fs.promises.open(this.pathOf(area, id), 'r');
+  /** The file is opened first, so a missing one rejects here rather than in the stream. */
+  async stream(
+    area: string,
+    id: string,
+    options: { range?: BlobRange; chunkBytes?: number } = {},
+  ): Promise<Readable> {
+    const handle = await fs.promises.open(this.pathOf(area, id), 'r');
+    return handle.createReadStream({
+      ...(options.range ?? {}),
+      ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}),
+    });
+  }
+
+  async stat(area: string, id: string): Promise<{ size: number } | null> {
+    try {
+      return { size: (await fs.promises.stat(this.pathOf(area, id))).size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   /** Removes the file; one that is already gone is not an error. */

@@ -67,6 +67,21 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must name at least one permission code': '至少选择一个权限编码',
   'must name at most 500 permission codes': '最多选择 500 个权限编码',
   'must not be empty': '不能为空',
+  'must be a colour name (blue) or #rrggbb': '必须是颜色名（如 blue）或 #rrggbb',
+  'must be 2–64 lowercase letters, digits or underscores, starting with a letter':
+    '必须是 2–64 位小写字母、数字或下划线，以字母开头',
+  'is not a variable name': '不是有效的变量名',
+  'must have at most 50 variables': '最多 50 个变量',
+  'must be at most 200 characters': '最多 200 个字符',
+  'must be at most 500 characters': '最多 500 个字符',
+  'must be at most 4000 characters': '最多 4000 个字符',
+  'must be an http(s) URL': '必须是 http(s) 地址',
+  'must have 5 or 6 fields': '必须有 5 或 6 个字段',
+  'the seconds field must be one number (at most one run a minute)':
+    '秒字段必须是单个数字（每分钟最多运行一次）',
+  'choose a group or a series': '请选择分组或系列',
+  'must be a job name such as device-command.timeout-sweep':
+    '必须是任务名，如 device-command.timeout-sweep',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -83,6 +83,8 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
   private readonly ws: WebSocketServer;
   private readonly limiter: ConnectRateLimiter;
   private readonly refused = new Map<string, number>();
+  /** Connects refused by the rate limit since start (the monitor's counter). */
+  rateLimitedTotal = 0;
   private readonly limitParseLength: (this: PacketParser) => boolean;
 
   private constructor(
@@ -257,6 +259,7 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
   private admit(ip: string | null): boolean {
     const key = ip ?? 'unknown';
     if (this.limiter.take(key)) return true;
+    this.rateLimitedTotal += 1;
     this.refused.set(key, (this.refused.get(key) ?? 0) + 1);
     return false;
   }

@@ -20,10 +20,17 @@ export class JobRepository {
   /**
    * Takes the job's lease for `node` until `until` when it is free, expired or already the
    * node's, and marks the job running since `now`. One statement (an insert of the job's first
-   * row, else a conditional update), so two nodes asking at once cannot both get it. Returns
-   * whether the node holds the lease.
+   * row, else a conditional update), so two nodes asking at once cannot both get it. A job an
+   * administrator paused is not taken unless `evenIfPaused` (“run now”). Returns whether the node
+   * holds the lease.
    */
-  async claim(name: string, node: string, now: number, until: number): Promise<boolean> {
+  async claim(
+    name: string,
+    node: string,
+    now: number,
+    until: number,
+    evenIfPaused = false,
+  ): Promise<boolean> {
     const rows = await this.db
       .insertInto('sys_job')
       .values({
@@ -33,14 +40,19 @@ export class JobRepository {
         running_since: now,
         runs: 0,
         failures: 0,
+        paused: 0,
       })
       .onConflict((oc) =>
         oc
           .column('name')
           .doUpdateSet({ lease_node: node, lease_until: until, running_since: now })
-          .where((eb) =>
-            eb.or([eb('sys_job.lease_until', '<', now), eb('sys_job.lease_node', '=', node)]),
-          ),
+          .where((eb) => {
+            const free = eb.or([
+              eb('sys_job.lease_until', '<', now),
+              eb('sys_job.lease_node', '=', node),
+            ]);
+            return evenIfPaused ? free : eb.and([free, eb('sys_job.paused', '=', 0)]);
+          }),
       )
       .returning('name')
       .execute();
@@ -80,6 +92,19 @@ export class JobRepository {
         };
       })
       .where('name', '=', name)
+      .execute();
+  }
+
+  /**
+   * Pauses or resumes a job on every node: each node reads the flag when it tries to take the
+   * lease. A job that never ran gets its row here.
+   */
+  async setPaused(name: string, paused: boolean): Promise<void> {
+    const flag = paused ? 1 : 0;
+    await this.db
+      .insertInto('sys_job')
+      .values({ name, lease_node: null, lease_until: 0, runs: 0, failures: 0, paused: flag })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ paused: flag }))
       .execute();
   }
 

@@ -110,6 +110,7 @@ describe('Scheduler', () => {
         lastRun: null,
         runningSince: null,
         leader: null,
+        paused: false,
         runs: 0,
         failures: 0,
       },
@@ -121,6 +122,7 @@ describe('Scheduler', () => {
         lastRun: null,
         runningSince: null,
         leader: null,
+        paused: false,
         runs: 0,
         failures: 0,
       },
@@ -308,6 +310,50 @@ describe('Scheduler', () => {
     }
     release();
     expect(await longRun).toBe('ok');
+  });
+
+  it('pauses a cluster job on every node and across restarts; run now still runs it', async () => {
+    const a = scheduler(Date.now, { node: 'pause-a' });
+    const b = scheduler(Date.now, { node: 'pause-b' });
+    let runs = 0;
+    const spec: JobSpec = {
+      name: 'test.pausable',
+      everyMs: 10,
+      firstRunMs: 0,
+      scope: 'cluster',
+      run: async () => {
+        runs += 1;
+      },
+    };
+    a.register(spec);
+    b.register(spec);
+    await a.setPaused('test.pausable', true);
+    a.start();
+    b.start();
+    await sleep(150);
+    expect(runs).toBe(0);
+    expect((await b.jobs())[0]).toMatchObject({ paused: true, runs: 0 });
+    // "Run now" is an explicit order: it runs once, paused or not, on the node asked.
+    expect(await b.runNow('test.pausable')).toBe('ok');
+    expect(runs).toBe(1);
+    await sleep(100);
+    expect(runs).toBe(1);
+
+    // A node started later reads the flag too.
+    const c = scheduler(Date.now, { node: 'pause-c' });
+    c.register(spec);
+    c.start();
+    await sleep(100);
+    expect(runs).toBe(1);
+
+    await b.setPaused('test.pausable', false);
+    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 5000 });
+    expect((await a.jobs())[0]?.paused).toBe(false);
+    await Promise.all([a.close(), b.close(), c.close()]);
+
+    const node = scheduler(Date.now);
+    node.register({ name: 'test.pause.node', everyMs: 10, scope: 'node', run: async () => {} });
+    await expect(node.setPaused('test.pause.node', true)).rejects.toThrow('every node');
   });
 
   it('goes on when the database fails: the run still happens, the failure to record it is logged', async () => {

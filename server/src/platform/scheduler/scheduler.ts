@@ -27,6 +27,11 @@ export type { JobOutcome, JobRun };
  * of jobs that run at most once a minute, pruned to the newest of each job. Recording is best
  * effort: during a database outage it fails, is logged (the app's logger collapses outage
  * errors) and the jobs go on.
+ *
+ * An administrator may pause a cluster job (`pause`): the flag is in its `sys_job` row, which
+ * every node reads when it tries to take the lease, so the job stops on all nodes at their next
+ * tick and stays paused across restarts; `runNow` still runs it once. Node jobs cannot be paused:
+ * they flush this node's buffers and keep its sockets and heartbeat, which must not stop.
  */
 
 export type JobScope = 'cluster' | 'node';
@@ -56,6 +61,8 @@ export interface JobInfo {
   runningSince: number | null;
   /** The node holding a cluster job's lease now; null when none does, and for node jobs. */
   leader: string | null;
+  /** A cluster job an administrator paused: no node runs it on its schedule. */
+  paused: boolean;
   runs: number;
   failures: number;
 }
@@ -171,7 +178,19 @@ export class Scheduler {
     const state = this.stateOf(name);
     if (this.closing.signal.aborted) throw new Error('the scheduler is closed');
     while (state.running) await state.running;
-    return this.attempt(state);
+    return this.attempt(state, true);
+  }
+
+  /** Whether the job is registered here. */
+  has(name: string): boolean {
+    return this.states.has(name);
+  }
+
+  /** Pauses (or resumes) a cluster job on every node; a node job throws. */
+  async setPaused(name: string, paused: boolean): Promise<void> {
+    const state = this.stateOf(name);
+    if (state.spec.scope !== 'cluster') throw new Error(`job ${name} runs on every node`);
+    await this.deps.repository.setPaused(name, paused);
   }
 
   /** Every registered job with its schedule and last run, by name. */
@@ -190,7 +209,15 @@ export class Scheduler {
           scope: spec.scope,
         };
         if (spec.scope === 'node') {
-          return { ...schedule, lastRun, runningSince, leader: null, runs, failures };
+          return {
+            ...schedule,
+            lastRun,
+            runningSince,
+            leader: null,
+            paused: false,
+            runs,
+            failures,
+          };
         }
         const row = rows.get(spec.name);
         const leased = row !== undefined && row.lease_node !== null && row.lease_until >= now;
@@ -199,6 +226,7 @@ export class Scheduler {
           lastRun: row ? lastRunOf(row) : null,
           runningSince: leased ? row.running_since : null,
           leader: leased ? row.lease_node : null,
+          paused: row?.paused === 1,
           runs: row?.runs ?? 0,
           failures: row?.failures ?? 0,
         };
@@ -239,9 +267,9 @@ export class Scheduler {
   }
 
   /** One run of the job, with its bookkeeping; never rejects. */
-  private attempt(state: JobState): Promise<RunResult> {
+  private attempt(state: JobState, evenIfPaused = false): Promise<RunResult> {
     const attempt = (
-      state.spec.scope === 'cluster' ? this.runAsLeader(state) : this.runHere(state)
+      state.spec.scope === 'cluster' ? this.runAsLeader(state, evenIfPaused) : this.runHere(state)
     ).finally(() => {
       state.running = null;
     });
@@ -249,12 +277,12 @@ export class Scheduler {
     return attempt;
   }
 
-  private async runAsLeader(state: JobState): Promise<RunResult> {
+  private async runAsLeader(state: JobState, evenIfPaused: boolean): Promise<RunResult> {
     const { repository, clock, log } = this.deps;
     const { name } = state.spec;
     const now = clock();
     const leader = await repository
-      .claim(name, this.node, now, now + state.leaseMs)
+      .claim(name, this.node, now, now + state.leaseMs, evenIfPaused)
       .catch((err: unknown) => {
         log.warn({ err, job: name }, 'scheduled job lease not taken');
         return false;

@@ -339,6 +339,13 @@ export class SocketHub {
     }
   }
 
+  /** Open console sockets on this node (the system monitor and /metrics show it). */
+  get size(): number {
+    let count = 0;
+    for (const set of this.byUser.values()) count += set.size;
+    return count;
+  }
+
   /**
    * Drops the sockets that did not answer the previous ping and pings the others (the scheduler's
    * `console-socket.ping`, every PING_INTERVAL_MS on each node).

@@ -47,6 +47,14 @@ export const FEATURE_CATALOGS = {
     'zh-CN': () => import('../../features/campaign/messages/zh-CN'),
     'en-US': () => import('../../features/campaign/messages/en-US'),
   },
+  'system-quartz-job': {
+    'zh-CN': () => import('../../features/system-quartz-job/messages/zh-CN'),
+    'en-US': () => import('../../features/system-quartz-job/messages/en-US'),
+  },
+  'system-message': {
+    'zh-CN': () => import('../../features/system-message/messages/zh-CN'),
+    'en-US': () => import('../../features/system-message/messages/en-US'),
+  },
   'check-rule': {
     'zh-CN': () => import('../../features/check-rule/messages/zh-CN'),
     'en-US': () => import('../../features/check-rule/messages/en-US'),
@@ -95,9 +103,21 @@ export const FEATURE_CATALOGS = {
     'zh-CN': () => import('../../features/system-company/messages/zh-CN'),
     'en-US': () => import('../../features/system-company/messages/en-US'),
   },
+  'system-dict': {
+    'zh-CN': () => import('../../features/system-dict/messages/zh-CN'),
+    'en-US': () => import('../../features/system-dict/messages/en-US'),
+  },
   'system-log': {
     'zh-CN': () => import('../../features/system-log/messages/zh-CN'),
     'en-US': () => import('../../features/system-log/messages/en-US'),
+  },
+  'system-monitor': {
+    'zh-CN': () => import('../../features/system-monitor/messages/zh-CN'),
+    'en-US': () => import('../../features/system-monitor/messages/en-US'),
+  },
+  'system-oss-file': {
+    'zh-CN': () => import('../../features/system-oss-file/messages/zh-CN'),
+    'en-US': () => import('../../features/system-oss-file/messages/en-US'),
   },
   'test-home': {
     'zh-CN': () => import('../../features/test-home/messages/zh-CN'),

@@ -7,10 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { useDictOptions } from '../../shared/use-dict-items';
 import { LoginSecurityTags } from './LoginSecurityTags';
 import { useLoginSecurity, useLoginSecurityMutations } from './use-login-security';
 import type { useUserMutations } from './use-users';
 import { useDepartTree } from './use-users';
+
+/** The values the server's status filter takes; the `user_status` dictionary words them. */
+const USER_STATUS_VALUES = [String(ADMIN_USER_STATUS.normal), String(ADMIN_USER_STATUS.frozen)];
 
 /** The user-list actions the signed-in user may take. */
 export function useUserActions() {
@@ -51,6 +55,10 @@ export function useUserColumns({
 }): ProColumns<TAdminUser>[] {
   const { t } = useTranslation();
   const { t: tf } = useTranslation(TWO_FACTOR_NS);
+  const statuses = useDictOptions('user_status', USER_STATUS_VALUES, [
+    { value: String(ADMIN_USER_STATUS.normal), label: t('userAdmin.normal') },
+    { value: String(ADMIN_USER_STATUS.frozen), label: t('userAdmin.frozen') },
+  ]);
   const { modal } = App.useApp();
   const departs = useDepartTree(true);
   const security = useLoginSecurity(rows.map((u) => u.id));
@@ -146,10 +154,7 @@ export function useUserColumns({
       width: 90,
       valueType: 'select',
       fieldProps: {
-        options: [
-          { value: String(ADMIN_USER_STATUS.normal), label: t('userAdmin.normal') },
-          { value: String(ADMIN_USER_STATUS.frozen), label: t('userAdmin.frozen') },
-        ],
+        options: statuses,
       },
       render: (_, row) => (
         <>

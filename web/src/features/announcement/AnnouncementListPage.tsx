@@ -1,12 +1,17 @@
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import type { TAnnouncement } from '@blrms/contracts';
-import { ANNOUNCEMENT_SORT_COLUMNS } from '@blrms/contracts';
+import {
+  ANNOUNCEMENT_PRIORITIES,
+  ANNOUNCEMENT_SORT_COLUMNS,
+  ZAnnouncementCategory,
+  ZAnnouncementSendStatus,
+} from '@blrms/contracts';
 import { App, Button, Card, Popconfirm, Space, Tag } from 'antd';
-import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PriorityTag } from '../../shared/announcement/PriorityTag';
 import { useListPage } from '../../shared/entity/use-list-page';
+import { dictValueEnum, useDictOptions } from '../../shared/use-dict-items';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { AnnouncementForm } from './AnnouncementForm';
@@ -34,20 +39,31 @@ type Search = {
 
 const STATUS_COLOR = { '0': 'default', '1': 'success', '2': 'warning' } as const;
 
-const priorityEnum = (t: TFunction) => ({
-  L: { text: t('notice.priority.L') },
-  M: { text: t('notice.priority.M') },
-  H: { text: t('notice.priority.H') },
-});
-
-const categoryEnum = (t: TFunction) => ({
-  '1': { text: t('announcement.categories.1') },
-  '2': { text: t('announcement.categories.2') },
-});
-
 /** 通告管理 (spec sections 2, 3, 7): drafts, publish (doReleaseData), revoke (doReovkeData). */
 export default function AnnouncementListPage() {
   const { t } = useTranslation();
+  // Labels and order from the dictionaries; the values stay the contract's, which the server checks.
+  const priorities = useDictOptions(
+    'priority',
+    ANNOUNCEMENT_PRIORITIES,
+    ANNOUNCEMENT_PRIORITIES.map((p) => ({ value: p, label: t(`notice.priority.${p}`) })),
+  );
+  const categories = useDictOptions(
+    'msg_category',
+    ZAnnouncementCategory.options,
+    ZAnnouncementCategory.options.map((c) => ({
+      value: c,
+      label: t(`announcement.categories.${c}`),
+    })),
+  );
+  const statuses = useDictOptions(
+    'send_status',
+    ZAnnouncementSendStatus.options,
+    ZAnnouncementSendStatus.options.map((c) => ({
+      value: c,
+      label: t(`announcement.statuses.${c}`),
+    })),
+  );
   const { message } = App.useApp();
   const page = useListPage<AnnouncementParams, Search>({
     defaults: DEFAULT_PARAMS,
@@ -98,14 +114,14 @@ export default function AnnouncementListPage() {
       dataIndex: 'priority',
       width: 110,
       sorter: true,
-      valueEnum: priorityEnum(t),
+      valueEnum: dictValueEnum(priorities),
       render: (_, row) => <PriorityTag priority={row.priority} />,
     },
     {
       title: t('announcement.category'),
       dataIndex: 'msgCategory',
       width: 120,
-      valueEnum: categoryEnum(t),
+      valueEnum: dictValueEnum(categories),
     },
     {
       title: t('announcement.audience'),
@@ -118,11 +134,7 @@ export default function AnnouncementListPage() {
       title: t('announcement.status'),
       dataIndex: 'sendStatus',
       width: 100,
-      valueEnum: {
-        '0': { text: t('announcement.statuses.0') },
-        '1': { text: t('announcement.statuses.1') },
-        '2': { text: t('announcement.statuses.2') },
-      },
+      valueEnum: dictValueEnum(statuses),
       render: (_, row) => (
         <Tag color={STATUS_COLOR[row.sendStatus]} data-testid="announcement-status">
           {t(`announcement.statuses.${row.sendStatus}`)}

@@ -23,6 +23,7 @@ import { ApiError, reportApiError } from '../../api/errors';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatNumber } from '../../shared/format';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
+import { useDictOptions } from '../../shared/use-dict-items';
 import type { RolloutValues, WavePreset } from '../campaign/campaign-form';
 import {
   formatWaves,
@@ -86,6 +87,11 @@ export default function BulkConfigModal({
   onClose: (started: boolean) => void;
 }) {
   const { t } = useTranslation();
+  const seriesOptions = useDictOptions(
+    'device_series',
+    DEVICE_SERIES,
+    DEVICE_SERIES.map((s) => ({ value: s, label: s })),
+  );
   const { message } = App.useApp();
   const navigate = useNavigate();
   const narrow = useNarrowScreen();
@@ -275,7 +281,7 @@ export default function BulkConfigModal({
                   resetPatch();
                 }}
                 placeholder={t('deviceConfig.bulk.seriesPlaceholder')}
-                options={DEVICE_SERIES.map((s) => ({ value: s, label: s }))}
+                options={seriesOptions}
                 data-testid="bulk-series"
               />
             </Form.Item>

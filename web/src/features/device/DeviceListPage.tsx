@@ -2,7 +2,12 @@ import { DownloadOutlined, ImportOutlined, PlusOutlined, SettingOutlined } from 
 import type { ProFormInstance } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
-import { DEVICE_SORT_COLUMNS, DEVICES_CHANNEL, EXPORT_FORMATS } from '@blrms/contracts';
+import {
+  DEVICE_SORT_COLUMNS,
+  DEVICE_STATUS,
+  DEVICES_CHANNEL,
+  EXPORT_FORMATS,
+} from '@blrms/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Popconfirm, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
@@ -14,7 +19,7 @@ import { formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { sortOf } from '../../shared/table-sort';
-import { useDictItems } from '../../shared/use-dict-items';
+import { useDictItems, useDictOptions } from '../../shared/use-dict-items';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { deviceColumns } from './columns';
 import type { DeviceSearch } from './device-filters';
@@ -110,6 +115,11 @@ export default function DeviceListPage() {
     liveReload.request,
   );
   const series = useDictItems('device_series');
+  const statuses = useDictOptions(
+    'device_status',
+    DEVICE_STATUS,
+    DEVICE_STATUS.map((s) => ({ value: s, label: t(`deviceStatus.${s}`) })),
+  );
   const groups = useGroupOptions();
   const tokens = useTokenOptions();
   const remove = useDeleteDevices();
@@ -125,11 +135,12 @@ export default function DeviceListPage() {
     tokens.data?.forEach((token) => owners.set(token.ownerId, token.ownerName));
     return {
       series: (series.data ?? []).map((item) => ({ value: item.value, label: item.text })),
+      statuses,
       groups: (groups.data ?? []).map((g) => ({ value: g.id, label: g.name })),
       tokens: (tokens.data ?? []).map((token) => ({ value: token.id, label: token.name })),
       owners: [...owners].map(([value, label]) => ({ value, label })),
     };
-  }, [series.data, groups.data, tokens.data]);
+  }, [series.data, statuses, groups.data, tokens.data]);
 
   const deleteDevices = async (ids: string[]) => {
     try {

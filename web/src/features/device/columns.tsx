@@ -1,6 +1,5 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
-import { DEVICE_STATUS } from '@blrms/contracts';
 import { Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
@@ -12,6 +11,8 @@ type Option = { value: string; label: string };
 
 export type ColumnOptions = {
   series: Option[];
+  /** The `device_status` dictionary: an administrator words the options; the server checks them. */
+  statuses: Option[];
   groups: Option[];
   owners: Option[];
   tokens: Option[];
@@ -52,7 +53,7 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       key: 'status',
       width: 100,
       sorter: true,
-      ...select(DEVICE_STATUS.map((s) => ({ value: s, label: t(`deviceStatus.${s}`) }))),
+      ...select(options.statuses),
       render: (_, row) => (
         <DeviceStatusBadge status={row.status} expectedRestart={row.expectedRestart} />
       ),

@@ -7,6 +7,7 @@ import { CopyButton } from '../../shared/CopyButton';
 import { formatBytes } from '../../shared/file-size';
 import { formatDateTime } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
+import { useDictOptions } from '../../shared/use-dict-items';
 import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { shortHash } from './firmware-format';
 import { firmwareDownloadUrl, useDeleteFirmware } from './use-firmware';
@@ -35,13 +36,18 @@ export function useFirmwareColumns(
   const canEdit = useHasAction('firmware:edit');
   const canDelete = useHasAction('firmware:delete');
   const narrow = useNarrowScreen();
+  const series = useDictOptions(
+    'device_series',
+    DEVICE_SERIES,
+    DEVICE_SERIES.map((s) => ({ value: s, label: s })),
+  );
   return [
     {
       title: t('firmware.series'),
       dataIndex: 'series',
       width: 90,
       valueType: 'select',
-      fieldProps: { options: DEVICE_SERIES.map((s) => ({ value: s, label: s })) },
+      fieldProps: { options: series },
     },
     {
       title: t('firmware.version'),

@@ -1,12 +1,13 @@
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
-import type {
-  TUserAnnouncement,
-  TUserAnnouncementPage,
-  TUserAnnouncementQuery,
+import {
+  ANNOUNCEMENT_PRIORITIES,
+  ZAnnouncementCategory,
+  type TUserAnnouncement,
+  type TUserAnnouncementPage,
+  type TUserAnnouncementQuery,
 } from '@blrms/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { App, Badge, Button, Card } from 'antd';
-import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../api/client';
@@ -18,6 +19,7 @@ import {
 } from '../../shared/announcement/announcement-api';
 import { PriorityTag } from '../../shared/announcement/PriorityTag';
 import { useListPage } from '../../shared/entity/use-list-page';
+import { dictValueEnum, useDictOptions } from '../../shared/use-dict-items';
 import { formatDateTime } from '../../shared/format';
 
 type Params = Omit<TUserAnnouncementQuery, '_t'>;
@@ -25,20 +27,23 @@ type Search = Pick<Params, 'titile' | 'msgCategory' | 'readFlag' | 'priority'>;
 
 const DEFAULT_PARAMS: Params = { pageNo: 1, pageSize: 10, order: 'desc' };
 
-const priorityEnum = (t: TFunction) => ({
-  L: { text: t('notice.priority.L') },
-  M: { text: t('notice.priority.M') },
-  H: { text: t('notice.priority.H') },
-});
-
-const categoryEnum = (t: TFunction) => ({
-  '1': { text: t('announcement.categories.1') },
-  '2': { text: t('announcement.categories.2') },
-});
-
 /** /isps/userAnnouncement (spec section 2): the caller's announcements, filters, read state. */
 export default function UserAnnouncementPage() {
   const { t, i18n } = useTranslation();
+  // Labels and order from the dictionaries; the values stay the contract's, which the server checks.
+  const priorities = useDictOptions(
+    'priority',
+    ANNOUNCEMENT_PRIORITIES,
+    ANNOUNCEMENT_PRIORITIES.map((p) => ({ value: p, label: t(`notice.priority.${p}`) })),
+  );
+  const categories = useDictOptions(
+    'msg_category',
+    ZAnnouncementCategory.options,
+    ZAnnouncementCategory.options.map((c) => ({
+      value: c,
+      label: t(`announcement.categories.${c}`),
+    })),
+  );
   const { message } = App.useApp();
   const page = useListPage<Params, Search>({
     defaults: DEFAULT_PARAMS,
@@ -87,14 +92,14 @@ export default function UserAnnouncementPage() {
       title: t('announcement.priority'),
       dataIndex: 'priority',
       width: 110,
-      valueEnum: priorityEnum(t),
+      valueEnum: dictValueEnum(priorities),
       render: (_, row) => <PriorityTag priority={row.priority} />,
     },
     {
       title: t('announcement.category'),
       dataIndex: 'msgCategory',
       width: 120,
-      valueEnum: categoryEnum(t),
+      valueEnum: dictValueEnum(categories),
     },
     {
       title: t('announcement.sender'),

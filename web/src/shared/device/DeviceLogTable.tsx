@@ -15,6 +15,7 @@ import { DeviceLogStateTag } from './DeviceLogStateTag';
 import { LogContentModal } from './LogContentModal';
 import type { DeviceLogParams } from './use-device-logs';
 import { useDeviceLogs } from './use-device-logs';
+import { useDictOptions } from '../use-dict-items';
 
 /** Fields of the filter form; the time range is sent as logTime_begin/_end. */
 type LogSearch = {
@@ -32,6 +33,7 @@ function columns(
   showSn: boolean,
   pinActions: boolean,
   view: (log: TDeviceLog) => void,
+  states: { value: string; label: string }[],
 ): ProColumns<TDeviceLog>[] {
   const all: (ProColumns<TDeviceLog> | false)[] = [
     {
@@ -101,10 +103,7 @@ function columns(
       sorter: true,
       valueType: 'select',
       fieldProps: {
-        options: DEVICE_LOG_STATES.map((state) => ({
-          value: state,
-          label: t(`deviceLogState.${state}`),
-        })),
+        options: states,
       },
       render: (_, row) => <DeviceLogStateTag state={row.state} />,
     },
@@ -142,6 +141,12 @@ export function DeviceLogTable({
   toolbar?: ReactNode[];
 }) {
   const { t } = useTranslation();
+  // The `device_log_state` dictionary words and orders the filter; the server checks the values.
+  const states = useDictOptions(
+    'device_log_state',
+    DEVICE_LOG_STATES,
+    DEVICE_LOG_STATES.map((state) => ({ value: state, label: t(`deviceLogState.${state}`) })),
+  );
   const [params, setParams] = useState<DeviceLogParams>({
     deviceId,
     pageNo: 1,
@@ -174,7 +179,7 @@ export function DeviceLogTable({
         rowKey="id"
         showSorterTooltip={{ target: 'sorter-icon' }}
         headerTitle={deviceId === undefined ? t('deviceLog.title') : undefined}
-        columns={columns(t, deviceId === undefined, !narrow, setViewing)}
+        columns={columns(t, deviceId === undefined, !narrow, setViewing, states)}
         ghost={deviceId !== undefined}
         dataSource={logs.data?.records ?? []}
         loading={logs.isFetching}
