@@ -3,10 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { WS_TOKEN_PROTOCOL } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestContext } from './test/app.js';
+
+const ENTRY_SCRIPT = `export const entry = ${JSON.stringify('x'.repeat(5000))};\n`;
 
 describe('console and docs', () => {
   let t: TestContext;
@@ -16,6 +19,11 @@ describe('console and docs', () => {
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>BLRMS</title>');
     fs.mkdirSync(path.join(webDist, 'assets'));
     fs.writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+    // A hashed entry with the build's precompressed copies (web/vite.config.ts writes them).
+    const entry = path.join(webDist, 'assets', 'index-abc123.js');
+    fs.writeFileSync(entry, ENTRY_SCRIPT);
+    fs.writeFileSync(`${entry}.br`, zlib.brotliCompressSync(ENTRY_SCRIPT));
+    fs.writeFileSync(`${entry}.gz`, zlib.gzipSync(ENTRY_SCRIPT));
     t = await createTestApp({ webDist });
   });
   afterAll(async () => {
@@ -30,6 +38,77 @@ describe('console and docs', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(1)');
+  });
+
+  it('sends the precompressed copy the browser accepts, and caches hashed files for a year', async () => {
+    const url = '/assets/index-abc123.js';
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotli.rawPayload.length).toBeLessThan(200);
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(ENTRY_SCRIPT);
+
+    const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(ENTRY_SCRIPT);
+
+    const identity = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body).toBe(ENTRY_SCRIPT);
+  });
+
+  it('has the browser revalidate index.html, on a client-side route too', async () => {
+    for (const url of ['/', '/index.html', '/device/list']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers.etag, url).toBeDefined();
+    }
+    const etag = (await t.app.inject({ method: 'GET', url: '/' })).headers.etag as string;
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('compresses API answers above 1 KB when the client accepts it, and only then', async () => {
+    const url = '/api/docs/json';
+    const plain = await t.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const spec = plain.body;
+    expect(spec.length).toBeGreaterThan(1024);
+
+    const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(spec);
+    expect(gzip.rawPayload.length).toBeLessThan(spec.length / 4);
+
+    const brotli = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(spec);
+
+    // A small answer is not worth it.
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(small.statusCode).toBe(200);
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('falls back to index.html for client-side routes', async () => {

@@ -5,14 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
 import { clientSource } from './client-source.js';
+import { registerCompression } from './compression.js';
 
 export const API_PREFIX = '/api';
 
 /**
  * What routes declare besides their handler: per-route rate limits (`config.rateLimit`) and the
- * OpenAPI document built from their zod schemas, served with Swagger UI at /api/docs.
+ * OpenAPI document built from their zod schemas, served with Swagger UI at /api/docs; and the
+ * compression of what they answer.
  */
 export async function registerRouteSupport(app: FastifyInstance): Promise<void> {
+  await registerCompression(app);
   await app.register(fastifyRateLimit, {
     global: false,
     // An IPv6 client counts by its /64: it could take a fresh address for every request.
