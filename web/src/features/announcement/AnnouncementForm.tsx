@@ -1,11 +1,17 @@
 import type { TAnnouncement, TAnnouncementCreateInput, TAudienceDepart } from '@blrms/contracts';
-import { ANNOUNCEMENT_CATEGORY, ZAnnouncementCreate } from '@blrms/contracts';
+import {
+  ANNOUNCEMENT_CATEGORY,
+  ANNOUNCEMENT_PRIORITIES,
+  ZAnnouncementCategory,
+  ZAnnouncementCreate,
+} from '@blrms/contracts';
 import { App, DatePicker, Form, Input, Modal, Radio, Select, Spin, TreeSelect } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { zodRules } from '../../shared/entity/zod-rules';
 import { DATE_TIME_FORMAT } from '../../shared/format';
+import { useDictOptions } from '../../shared/use-dict-items';
 import { announcementAdminApi, useAudienceOptions } from './use-announcements';
 
 const RichTextEditor = lazy(() => import('./RichTextEditor'));
@@ -104,6 +110,20 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
   const audience = useAudienceOptions(editing !== null);
   const msgType = Form.useWatch('msgType', form);
   const openType = Form.useWatch('openType', form);
+  // Labels and order from the dictionaries, as in the list; the values stay the contract's.
+  const priorities = useDictOptions(
+    'priority',
+    ANNOUNCEMENT_PRIORITIES,
+    ANNOUNCEMENT_PRIORITIES.map((p) => ({ value: p, label: t(`notice.priority.${p}`) })),
+  );
+  const categories = useDictOptions(
+    'msg_category',
+    ZAnnouncementCategory.options,
+    ZAnnouncementCategory.options.map((c) => ({
+      value: c,
+      label: t(`announcement.categories.${c}`),
+    })),
+  );
 
   const save = async () => {
     // A refused validation is shown on the fields; it is no error of the page.
@@ -173,19 +193,11 @@ export function AnnouncementForm({ editing, onClose, onSaved }: Props) {
         >
           <Radio.Group
             data-testid="announcement-priority"
-            options={(['L', 'M', 'H'] as const).map((p) => ({
-              value: p,
-              label: t(`notice.priority.${p}`),
-            }))}
+            options={priorities.map(({ value, label }) => ({ value, label }))}
           />
         </Form.Item>
         <Form.Item name="msgCategory" label={t('announcement.category')}>
-          <Radio.Group
-            options={(['1', '2'] as const).map((c) => ({
-              value: c,
-              label: t(`announcement.categories.${c}`),
-            }))}
-          />
+          <Radio.Group options={categories.map(({ value, label }) => ({ value, label }))} />
         </Form.Item>
         <Form.Item name="msgType" label={t('announcement.audience')}>
           <Radio.Group

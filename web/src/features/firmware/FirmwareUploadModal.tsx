@@ -24,6 +24,7 @@ import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
 import { zodRules } from '../../shared/entity/zod-rules';
 import { fieldErrorsOf } from '../../shared/field-errors';
 import { formatBytes } from '../../shared/file-size';
+import { useDictOptions } from '../../shared/use-dict-items';
 import { useUploadFirmware } from './use-firmware';
 
 type Values = {
@@ -56,6 +57,12 @@ export function FirmwareUploadModal({
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const send = useUploadFirmware();
+  // The series' labels and order from their dictionary; the values stay the contract's.
+  const seriesOptions = useDictOptions(
+    'device_series',
+    DEVICE_SERIES,
+    DEVICE_SERIES.map((s) => ({ value: s, label: s })),
+  );
   const [sent, setSent] = useState<number | null>(null);
   const [otherError, setOtherError] = useState<string | null>(null);
   const sending = sent !== null;
@@ -156,7 +163,7 @@ export function FirmwareUploadModal({
               )}
             >
               <Select
-                options={DEVICE_SERIES.map((s) => ({ value: s, label: s }))}
+                options={seriesOptions.map(({ value, label }) => ({ value, label }))}
                 data-testid="firmware-series"
               />
             </Form.Item>
