@@ -141,13 +141,16 @@ describe('device management', () => {
 
   it('creates a token key, shows it masked, reveals and copies it', async () => {
     await page.goto('/device/token');
+    // The first page of the file loads cold (its chunk, texts and list): act once it has loaded.
+    await seen(page.getByTestId('token-table'), 20_000);
     await page.getByTestId('token-add').click();
     const form = dialog('新增Token密钥');
+    await seen(form);
     await form.getByLabel('名称').fill(TOKEN_NAME);
     await okButton(form).click();
 
     const created = dialog('Token密钥已创建');
-    await seen(created);
+    await seen(created, 20_000);
     tokenKey = (await created.getByTestId('new-key').innerText()).trim();
     // A high-entropy secret: long and not made of a few repeated characters.
     expect(tokenKey.length).toBeGreaterThanOrEqual(32);
