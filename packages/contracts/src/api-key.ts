@@ -17,14 +17,11 @@ export const API_KEY_LIFETIME_DAYS = [30, 90, 365] as const;
 /** Permission that lets a user manage their own keys. */
 export const API_KEY_PERMISSION = 'apikey:own';
 
-export const ZPermissionCode = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters');
+export const ZPermissionCode = z.string().min(1, 'must not be empty').max(100);
 
 export const ZApiKeyCreate = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    name: z.string().trim().min(1, 'must not be empty').max(64),
     expireTime: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
     permissions: z
       .array(ZPermissionCode)

@@ -50,12 +50,8 @@ export const ZMessageTestData = z
   });
 export type TMessageTestData = z.infer<typeof ZMessageTestData>;
 
-const ZSubject = z.string().trim().max(MESSAGE_SUBJECT_MAX, 'must be at most 200 characters');
-const ZContent = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MESSAGE_CONTENT_MAX, 'must be at most 4000 characters');
+const ZSubject = z.string().trim().max(MESSAGE_SUBJECT_MAX);
+const ZContent = z.string().trim().min(1, 'must not be empty').max(MESSAGE_CONTENT_MAX);
 
 const ZTemplateTexts = z.object({
   channel: ZMessageChannel,
@@ -68,7 +64,7 @@ const ZTemplateTexts = z.object({
 
 export const ZMessageTemplateInput = ZTemplateTexts.extend({
   code: ZTemplateCode,
-  name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+  name: z.string().trim().min(1, 'must not be empty').max(64),
   enabled: z.boolean().default(true),
 }).strict();
 export type TMessageTemplateInput = z.infer<typeof ZMessageTemplateInput>;
@@ -175,12 +171,12 @@ export const ZMessageResend = z.object({ id: ZId }).strict();
 const ZWebhookUrl = z
   .string()
   .trim()
-  .max(500, 'must be at most 500 characters')
+  .max(500)
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
 
 export const ZWebhookInput = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+    name: z.string().trim().min(1, 'must not be empty').max(64),
     url: ZWebhookUrl,
     enabled: z.boolean().default(true),
   })

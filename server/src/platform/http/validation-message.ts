@@ -61,8 +61,6 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
     '必须是 6 位动态验证码或恢复码（xxxxx-xxxxx）',
   'must be an ISO 8601 date-time': '必须是 ISO 8601 时间',
   'must be an http(s):// URL': '必须是 http(s):// 地址',
-  'must be at most 100 characters': '最多 100 个字符',
-  'must be at most 64 characters': '最多 64 个字符',
   'must be the challenge the login returned': '必须是登录返回的验证凭据',
   'must name at least one permission code': '至少选择一个权限编码',
   'must name at most 500 permission codes': '最多选择 500 个权限编码',
@@ -72,9 +70,6 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
     '必须是 2–64 位小写字母、数字或下划线，以字母开头',
   'is not a variable name': '不是有效的变量名',
   'must have at most 50 variables': '最多 50 个变量',
-  'must be at most 200 characters': '最多 200 个字符',
-  'must be at most 500 characters': '最多 500 个字符',
-  'must be at most 4000 characters': '最多 4000 个字符',
   'must be an http(s) URL': '必须是 http(s) 地址',
   'must have 5 or 6 fields': '必须有 5 或 6 个字段',
   'the seconds field must be one number (at most one run a minute)':
