@@ -25,3 +25,4 @@ export * from './scheduled-jobs.js';
 export * from './monitor.js';
 export * from './oss-files.js';
 export * from './message-center.js';
+export * from './alarm.js';

@@ -5,6 +5,7 @@ import { ZCampaignProgress } from './campaign.js';
 import { ZDeviceCommand } from './device-command.js';
 import { ZDeviceConfigState } from './device-config.js';
 import { ZDeviceEvent, ZDeviceTelemetryPoint } from './device-data.js';
+import { ZAlarm } from './alarm.js';
 
 /*
  * Websocket messages (`/api/websocket/{userId}`). Every message is one JSON object with a `type`;
@@ -36,17 +37,19 @@ export type TDeviceLive = z.infer<typeof ZDeviceLive>;
  * Channels a socket subscribes to: `devices` (status changes of every device of the user's
  * companies, for lists and the dashboard), `device:{id}` (status, telemetry, events, configuration
  * state and command results of one device, for its detail page) or `campaigns` (progress of the
- * campaigns of the user's company, with `campaign:list`). Subscriptions live as long as the
+ * campaigns of the user's company, with `campaign:list`) or `alarms` (every change of the alarms
+ * of the devices the user may see, with `alarm:list`). Subscriptions live as long as the
  * socket; a reconnecting console subscribes again.
  */
-export const DEVICE_CHANNEL = /^(devices|campaigns|device:[0-9a-f]{32})$/;
+export const DEVICE_CHANNEL = /^(devices|campaigns|alarms|device:[0-9a-f]{32})$/;
 export const ZChannel = z
   .string()
-  .regex(DEVICE_CHANNEL, 'must be devices, campaigns or device:{id}');
+  .regex(DEVICE_CHANNEL, 'must be devices, campaigns, alarms or device:{id}');
 export type TChannel = z.infer<typeof ZChannel>;
 export const deviceChannel = (deviceId: string): TChannel => `device:${deviceId}`;
 export const DEVICES_CHANNEL: TChannel = 'devices';
 export const CAMPAIGNS_CHANNEL: TChannel = 'campaigns';
+export const ALARMS_CHANNEL: TChannel = 'alarms';
 
 /** Server → console. */
 export const ZServerMessage = z.discriminatedUnion('type', [
@@ -81,6 +84,12 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('device-config'), config: ZDeviceConfigState }),
   z.object({ type: z.literal('device-command'), command: ZDeviceCommand }),
   z.object({ type: z.literal('campaign-progress'), campaign: ZCampaignProgress }),
+  z.object({
+    type: z.literal('alarm'),
+    alarm: ZAlarm.describe(
+      'An alarm as it is after a change (raised, repeated, acknowledged, cleared); its message in the socket’s language',
+    ),
+  }),
   z.object({
     type: z.literal('subscribed'),
     channel: ZChannel.describe(
