@@ -103,6 +103,12 @@ export default tseslint.config(
           allow: [
             { from: 'device', to: 'device-config', why: 'device pages show its configuration' },
             { from: 'device', to: 'device-command', why: 'the device page shows its commands' },
+            { from: 'device', to: 'alarm', why: 'the device page shows its alarms' },
+            {
+              from: 'dashboard',
+              to: 'alarm',
+              why: 'the dashboard shows the open alarms by severity',
+            },
             {
               from: 'device-config',
               to: 'campaign',
@@ -251,6 +257,18 @@ export default tseslint.config(
               class: 'DeviceConfigRepository',
               methods: ['unanswered', 'pendingAmong'],
               reason: 'the deadline sweep and online devices span every company',
+            },
+            {
+              class: 'AlarmRepository',
+              methods: [
+                'enabledRules',
+                'openKeys',
+                'clearDevices',
+                'offlineBackOnline',
+                'dueNotifications',
+              ],
+              reason:
+                "every node evaluates every company's rules and knows its open alarms; deleted devices are named by id alone; the offline and notification jobs serve every company, each row carrying its own",
             },
             {
               class: 'ConnectionRepository',

@@ -3,6 +3,9 @@ import type { Config } from './config.js';
 import type { SeedPermission } from './db/seed/menu.js';
 import { seed } from './db/seed/seed.js';
 import { accountModule } from './modules/account/account.module.js';
+import type { AlarmEngine } from './modules/alarm/alarm-engine.service.js';
+import { alarmModule } from './modules/alarm/alarm.module.js';
+import type { AlarmService } from './modules/alarm/alarm.service.js';
 import type { AccountRateLimits } from './modules/account/account.routes.js';
 import { announcementModule } from './modules/announcement/announcement.module.js';
 import type { AnnouncementService } from './modules/announcement/announcement.service.js';
@@ -101,6 +104,8 @@ declare module 'fastify' {
     deviceCommands: DeviceCommandService;
     firmware: FirmwareService;
     campaignEngine: CampaignEngine;
+    alarms: AlarmService;
+    alarmEngine: AlarmEngine;
   }
 }
 
@@ -143,6 +148,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { ...device, ...gateway, ...deviceConfig, ...firmware, ...message },
     options.campaigns,
   );
+  const alarm = alarmModule(platform, {
+    ...device,
+    ...gateway,
+    ...message,
+    ...role,
+    ...depart,
+    ...deviceConfig,
+    ...campaign,
+  });
   const scheduledJob = scheduledJobModule(platform, {
     scheduler: platform.scheduler,
     ...device,
@@ -170,6 +184,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     firmware.module,
     ossFileModule(platform, files).module,
     campaign.module,
+    alarm.module,
     scheduledJob.module,
     announcement.module,
     role.module,
@@ -212,5 +227,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('deviceCommands', deviceCommand.commands);
   app.decorate('firmware', firmware.firmware);
   app.decorate('campaignEngine', campaign.engine);
+  app.decorate('alarms', alarm.alarms);
+  app.decorate('alarmEngine', alarm.alarmEngine);
   return app;
 }

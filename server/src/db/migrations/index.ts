@@ -23,6 +23,7 @@ import * as quartzJobs from './20261127100200-quartz-jobs.js';
 import * as dictionaries from './20261127100100-dictionaries.js';
 import * as ossFiles from './20261127100500-oss-files.js';
 import * as messageCenter from './20261127100400-message-center.js';
+import * as alarms from './20261127110000-alarms.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261127100100-dictionaries': dictionaries,
   '20261127100500-oss-files': ossFiles,
   '20261127100400-message-center': messageCenter,
+  '20261127110000-alarms': alarms,
 };

@@ -97,8 +97,18 @@ const PROGRESS_WRITE_MS = 2000;
 /** After a device frees a slot the engine fills it this soon, not at the next tick. */
 const REFILL_DELAY_MS = 50;
 
+/** How a device's firmware upgrade in a campaign ended (for the alarm engine). */
+export interface UpgradeOutcome {
+  companyId: string;
+  deviceId: string;
+  campaignId: string;
+  ok: boolean;
+  error: string | null;
+}
+
 export class CampaignEngine {
   private readonly options: CampaignEngineOptions;
+  private readonly upgradeListeners: ((outcome: UpgradeOutcome) => void)[] = [];
   /** Passes run one after the other; `pending` is set while one waits to run. */
   private passes: Promise<void> = Promise.resolve();
   private pending = false;
@@ -136,6 +146,36 @@ export class CampaignEngine {
       stepTimeoutMs: { ...DEFAULT_ENGINE_OPTIONS.stepTimeoutMs, ...options.stepTimeoutMs },
     };
     deps.configs.onOutcome((outcome) => this.watch(this.configOutcome(outcome)));
+  }
+
+  /** Called when a device's firmware upgrade ends, updated or failed; a listener must not throw. */
+  onUpgradeOutcome(listener: (outcome: UpgradeOutcome) => void): void {
+    this.upgradeListeners.push(listener);
+  }
+
+  /** Tells the listeners how a device's step of an OTA campaign ended (not configuration ones). */
+  private async upgradeEnded(
+    campaignId: string,
+    deviceId: string,
+    error: string | null,
+  ): Promise<void> {
+    if (this.upgradeListeners.length === 0) return;
+    const campaign = await this.deps.repository.find(campaignId);
+    if (campaign?.kind !== 'ota') return;
+    const outcome = {
+      companyId: campaign.company_id,
+      deviceId,
+      campaignId,
+      ok: error === null,
+      error,
+    };
+    for (const listener of this.upgradeListeners) {
+      try {
+        listener(outcome);
+      } catch (err) {
+        this.deps.log.error({ err, outcome }, 'upgrade outcome listener failed');
+      }
+    }
   }
 
   /**
@@ -221,6 +261,7 @@ export class CampaignEngine {
       if (!moved) continue;
       failed = true;
       if (row.log_id) await deviceLogs.setState(row.log_id, 'timeout', { error });
+      await this.upgradeEnded(campaign.id, row.device_id, error);
     }
     if (failed) {
       this.dirty.add(campaign.id);
@@ -724,6 +765,7 @@ export class CampaignEngine {
     );
     if (!moved) return;
     if (row.log_id) await this.deps.deviceLogs.setState(row.log_id, 'succeeded');
+    await this.upgradeEnded(row.campaign_id, row.device_id, null);
     this.dirty.add(row.campaign_id);
     this.soon();
   }
@@ -750,6 +792,7 @@ export class CampaignEngine {
     );
     if (!moved) return;
     if (logId) await this.deps.deviceLogs.setState(logId, 'failed', { error });
+    await this.upgradeEnded(campaignId, deviceId, error);
     this.dirty.add(campaignId);
     await this.checkThreshold(campaignId);
     this.soon();

@@ -35,6 +35,16 @@ const MEMBER_COLUMNS = [
 export class DepartRepository {
   constructor(private readonly db: Db) {}
 
+  /** The company's departments among `ids`, each with its members (a null user when none). */
+  membersOfDeparts(companyId: string, ids: readonly string[]) {
+    return scoped(this.db, companyId)
+      .selectFrom('sys_depart')
+      .leftJoin('sys_user_depart', 'sys_user_depart.depart_id', 'sys_depart.id')
+      .select(['sys_depart.id as departId', 'sys_user_depart.user_id as userId'])
+      .where('sys_depart.id', 'in', ids)
+      .execute();
+  }
+
   all(companyId: string) {
     return scoped(this.db, companyId)
       .selectFrom('sys_depart')

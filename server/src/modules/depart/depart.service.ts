@@ -134,6 +134,19 @@ export class DepartService {
     this.leaveHandlers.push(handler);
   }
 
+  /** Of `departIds`, those of the company (`found`), and their direct members (alarm receivers). */
+  async membersOf(
+    companyId: string,
+    departIds: readonly string[],
+  ): Promise<{ found: string[]; userIds: string[] }> {
+    if (departIds.length === 0) return { found: [], userIds: [] };
+    const rows = await this.repository.membersOfDeparts(companyId, departIds);
+    return {
+      found: [...new Set(rows.map((r) => r.departId))],
+      userIds: [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))],
+    };
+  }
+
   /** The org code of a new company's root department; null when every code is taken. */
   async nextRootOrgCode(): Promise<string | null> {
     return nextOrgCode('', await this.repository.topLevelCodes());

@@ -42,6 +42,7 @@ import { KeyedQueue } from '../../platform/keyed-queue.js';
  * in time (`error` says which, in English, for campaign rows).
  */
 export interface ConfigOutcome {
+  companyId: string;
   deviceId: string;
   version: number;
   campaignId: string | null;
@@ -613,6 +614,7 @@ export class DeviceConfigService {
       }
     }
     const outcome: ConfigOutcome = {
+      companyId: row.company_id,
       deviceId: row.device_id,
       version,
       campaignId: row.campaign_id,

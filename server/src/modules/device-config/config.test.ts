@@ -54,7 +54,7 @@ describe('remote configuration', () => {
   let tokenId: string;
   const devices: RemoteDevice[] = [];
   const published: TDeviceConfigState[] = [];
-  const outcomes: ConfigOutcome[] = [];
+  const outcomes: Omit<ConfigOutcome, 'companyId'>[] = [];
 
   /** A device registered through the API (offline until it connects). */
   async function register(series: 'R40' | 'BL10X' | 'S27X' = 'R40') {
@@ -126,7 +126,7 @@ describe('remote configuration', () => {
     key = credentialOf(token);
     tokenId = token.id;
     t.bus.subscribe('device.config', ({ config }) => published.push(config));
-    t.app.deviceConfigs.onOutcome((o) => outcomes.push(o));
+    t.app.deviceConfigs.onOutcome(({ companyId: _companyId, ...o }) => outcomes.push(o));
   });
   afterEach(async () => {
     await Promise.all(devices.splice(0).map((d) => d.disconnect()));

@@ -32,7 +32,9 @@ export function gatewayModule(
   },
   options: GatewayModuleOptions,
 ) {
-  const uplinks = new UplinkRouter(deps.deviceData);
+  const uplinks = new UplinkRouter(deps.deviceData, (err) =>
+    log.error({ err }, 'uplink observer failed'),
+  );
   const gateway = new GatewayService(
     {
       repository: new GatewayRepository(db),

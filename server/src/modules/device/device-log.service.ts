@@ -26,6 +26,9 @@ export const DEVICE_LOG_SUBJECTS = {
   'command.send': 'deviceLogSubjectCommandSend',
   'ota.notify': 'deviceLogSubjectOtaNotify',
   'scheduled-job.run': 'deviceLogSubjectScheduledJob',
+  'alarm.raise': 'deviceLogSubjectAlarmRaise',
+  'alarm.ack': 'deviceLogSubjectAlarmAck',
+  'alarm.clear': 'deviceLogSubjectAlarmClear',
 } as const satisfies Record<string, MessageKey>;
 
 export type DeviceLogSubject = keyof typeof DEVICE_LOG_SUBJECTS;

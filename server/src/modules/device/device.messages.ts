@@ -83,6 +83,9 @@ export const deviceMessages = defineMessages({
   deviceLogSubjectConfigPush: { 'zh-CN': '下发配置', 'en-US': 'Configuration pushed' },
   deviceLogSubjectCommandSend: { 'zh-CN': '下发命令', 'en-US': 'Command sent' },
   deviceLogSubjectOtaNotify: { 'zh-CN': '升级通知', 'en-US': 'Upgrade notified' },
+  deviceLogSubjectAlarmRaise: { 'zh-CN': '告警产生', 'en-US': 'Alarm raised' },
+  deviceLogSubjectAlarmAck: { 'zh-CN': '告警确认', 'en-US': 'Alarm acknowledged' },
+  deviceLogSubjectAlarmClear: { 'zh-CN': '告警清除', 'en-US': 'Alarm cleared' },
   deviceLogSubjectScheduledJob: { 'zh-CN': '定时任务', 'en-US': 'Scheduled job' },
 });
 

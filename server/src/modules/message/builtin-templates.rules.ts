@@ -17,6 +17,47 @@ const CODE_TEXT = '【BLRMS】您的验证码是 {{code}}，{{minutes}} 分钟�
 const CODE_TEXT_EN =
   '[BLRMS] Your verification code is {{code}}. It is valid for {{minutes}} minutes; do not share it.';
 
+const ALARM_VARS = {
+  rule: 'Signal low',
+  severity: 'major',
+  severityZh: '主要',
+  device: 'R40-001',
+  sn: 'R40-001',
+  message: 'R40-001 信号 -105 低于 -100 已持续 5 分钟',
+  messageEn: 'R40-001 signal -105 below -100 for 5 min',
+  value: -105,
+  time: '2026-11-27 10:00:00',
+};
+
+/**
+ * The alarm module's messages, one template per channel (a rule chooses its channels). The
+ * alarm's text comes in both languages (`message`, `messageEn`), as does its severity.
+ */
+const ALARM_TEMPLATES: BuiltInTemplate[] = (['system', 'email', 'sms', 'webhook'] as const).flatMap(
+  (channel) => [
+    {
+      code: 'alarm_raised',
+      channel,
+      name: '告警通知',
+      subject: '【{{severityZh}}】{{rule}}：{{device}}',
+      subjectEn: '[{{severity}}] {{rule}}: {{device}}',
+      content: '{{message}}（设备 {{device}}，SN {{sn}}，值 {{value}}，时间 {{time}}）',
+      contentEn: '{{messageEn}} (device {{device}}, SN {{sn}}, value {{value}}, at {{time}})',
+      testData: ALARM_VARS,
+    },
+    {
+      code: 'alarm_cleared',
+      channel,
+      name: '告警恢复通知',
+      subject: '【已恢复】{{rule}}：{{device}}',
+      subjectEn: '[Cleared] {{rule}}: {{device}}',
+      content: '告警已清除：{{message}}（设备 {{device}}，SN {{sn}}，时间 {{time}}）',
+      contentEn: 'Alarm cleared: {{messageEn}} (device {{device}}, SN {{sn}}, at {{time}})',
+      testData: ALARM_VARS,
+    },
+  ],
+);
+
 /**
  * The platform's own messages. Platform administrators edit their texts (both languages) on the
  * templates screen; a company can override one for itself. Codes and channels are fixed: the
@@ -107,6 +148,7 @@ export const BUILT_IN_TEMPLATES: BuiltInTemplate[] = [
       failedUpgrades: 1,
     },
   },
+  ...ALARM_TEMPLATES,
 ];
 
 export function isBuiltIn(code: string, channel: string): boolean {

@@ -39,6 +39,8 @@ export interface SendTemplateInput {
   createBy?: string;
   /** Only this channel of the code's templates. */
   channel?: TMessageChannel;
+  /** Only these channels of the code's templates (with `channel`, both must allow it). */
+  channels?: readonly TMessageChannel[];
   /** The receivers' language; users have no language of their own yet, so zh-CN by default. */
   lang?: Lang;
   /**
@@ -107,7 +109,10 @@ export class MessageService {
   async sendTemplate(input: SendTemplateInput): Promise<void> {
     const companyId = input.companyId ?? PLATFORM_COMPANY_ID;
     const chosen = (await this.effectiveTemplates(companyId, input.templateCode)).filter(
-      (t) => t.enabled === 1 && (!input.channel || t.channel === input.channel),
+      (t) =>
+        t.enabled === 1 &&
+        (!input.channel || t.channel === input.channel) &&
+        (!input.channels || input.channels.includes(t.channel as TMessageChannel)),
     );
     if (chosen.length === 0) {
       this.log.warn({ templateCode: input.templateCode, companyId }, 'no enabled message template');

@@ -27,13 +27,14 @@ describe('getUserPermissionByToken', () => {
     expect(menu.map((m: TMenuItem) => m.name)).toEqual([
       'dashboard-analysis',
       'device',
+      'alarm',
       'account',
       'system',
       'isps-user-announcement',
       'isps-api-key',
       'test',
     ]);
-    const [home, device, , system] = menu as TMenuItem[];
+    const [home, device, , , system] = menu as TMenuItem[];
     expect(device).toMatchObject({
       path: '/device',
       component: 'layouts/RouteView',
@@ -112,6 +113,7 @@ describe('getUserPermissionByToken', () => {
     expect(menu.map((m) => m.meta.title)).toEqual([
       'Home',
       'Device Management',
+      'Alarms',
       'Account permissions',
       'System management',
       'My announcements',

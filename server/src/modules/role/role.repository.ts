@@ -15,6 +15,16 @@ const SORT_COLUMNS = {
 export class RoleRepository {
   constructor(private readonly db: Db) {}
 
+  /** The company's roles among `ids`, each with its users (a row with a null user when none). */
+  members(companyId: string, ids: readonly string[]) {
+    return scoped(this.db, companyId)
+      .selectFrom('sys_role')
+      .leftJoin('sys_user_role', 'sys_user_role.role_id', 'sys_role.id')
+      .select(['sys_role.id as roleId', 'sys_user_role.user_id as userId'])
+      .where('sys_role.id', 'in', ids)
+      .execute();
+  }
+
   async page(companyId: string, query: TRoleQuery) {
     let base = scoped(this.db, companyId).selectFrom('sys_role');
     if (query.roleName) {

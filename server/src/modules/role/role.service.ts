@@ -58,6 +58,19 @@ export class RoleService {
     private readonly clock: Clock,
   ) {}
 
+  /** Of `roleIds`, those of the company (`found`), and the users holding them (alarm receivers). */
+  async usersOfRoles(
+    companyId: string,
+    roleIds: readonly string[],
+  ): Promise<{ found: string[]; userIds: string[] }> {
+    if (roleIds.length === 0) return { found: [], userIds: [] };
+    const rows = await this.repository.members(companyId, roleIds);
+    return {
+      found: [...new Set(rows.map((r) => r.roleId))],
+      userIds: [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))],
+    };
+  }
+
   /**
    * A new company's `admin` role with its grants, inside the transaction that creates the
    * company.

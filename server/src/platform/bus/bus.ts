@@ -1,4 +1,5 @@
 import type {
+  TAlarm,
   TCampaignProgress,
   TDeviceCommand,
   TDeviceConfigState,
@@ -69,6 +70,20 @@ export interface BusTopics {
   'dict.changed': { companyId?: string };
   /** A campaign's counts or state changed (at most about once a second per campaign). */
   'campaign.progress': { companyId: string; campaign: TCampaignProgress };
+  /**
+   * A company's alarm rules were added, edited, enabled, disabled or deleted: every node reloads
+   * the rules it evaluates for that company.
+   */
+  'alarm.rules-changed': { companyId: string };
+  /**
+   * An alarm was raised, repeated, acknowledged or cleared: sockets subscribed to `alarms` in the
+   * company that may see the device get it, its message in the socket's language.
+   */
+  'alarm.changed': {
+    companyId: string;
+    alarm: Omit<TAlarm, 'message'>;
+    messages: Record<Lang, string>;
+  };
   /** A server node's state, every few seconds: the system monitor lists every node from them. */
   'monitor.node': TMonitorSnapshot;
   /**

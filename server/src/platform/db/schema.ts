@@ -624,6 +624,67 @@ export interface CampaignDeviceTable {
   update_time: number;
 }
 
+/** A company's alarm rule (issue 19); `condition`, `quiet_hours` and `notify` are JSON. */
+export interface AlarmRuleTable {
+  id: string;
+  company_id: string;
+  name: string;
+  enabled: number;
+  severity: string;
+  /** all | series | group | device, and the series, group id or device id ('' for all). */
+  scope_kind: string;
+  scope_value: string;
+  condition_type: string;
+  condition: string;
+  message_zh: string;
+  message_en: string;
+  quiet_hours: string | null;
+  reminder_minutes: number | null;
+  notify: string;
+  description: string | null;
+  create_by: string;
+  create_time: number;
+  update_time: number | null;
+}
+
+/**
+ * An alarm: one open row per rule and device, kept unique by `open_key` (`{rule}:{device}` while
+ * not cleared, NULL once cleared).
+ */
+export interface AlarmTable {
+  id: string;
+  company_id: string;
+  rule_id: string | null;
+  rule_name: string;
+  condition_type: string;
+  severity: string;
+  state: string;
+  device_id: string;
+  sn: string;
+  device_name: string;
+  group_id: string | null;
+  message_zh: string;
+  message_en: string;
+  value: number | null;
+  count: number;
+  first_time: number;
+  last_time: number;
+  ack_by: string | null;
+  ack_time: number | null;
+  ack_comment: string | null;
+  clear_by: string | null;
+  clear_time: number | null;
+  clear_comment: string | null;
+  clear_reason: string | null;
+  open_key: string | null;
+  /** Id of the last trigger counted: the same trigger delivered twice counts once. */
+  last_trigger: string | null;
+  /** When the next notification (held by quiet hours, or a reminder) is due; null: none. */
+  next_notify_time: number | null;
+  /** Notifications sent for it (the raise, then reminders). */
+  notified: number;
+}
+
 export interface Database {
   sys_company: SysCompanyTable;
   sys_user: SysUserTable;
@@ -683,6 +744,8 @@ export interface Database {
   sys_message_template: SysMessageTemplateTable;
   sys_message: SysMessageTable;
   sys_message_webhook: SysMessageWebhookTable;
+  alarm_rule: AlarmRuleTable;
+  alarm: AlarmTable;
 }
 
 /** A pending OpenID Connect sign-in; spent by its callback. */

@@ -2,10 +2,13 @@ import type { TChannel } from '@blrms/contracts';
 import type { PermissionService } from '../auth/permissions.js';
 import type { Session } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
+import type { Lang } from '../http/i18n.js';
 
 /** What a channel kind sees of a console socket. */
 export interface ChannelSocket {
   readonly session: Session;
+  /** The console's language: texts a channel renders reach the socket in it. */
+  readonly lang: Lang;
   /**
    * Sends a message serialized once for all its recipients, if the socket is still open; a socket
    * that is not keeping up is dropped instead.
