@@ -13,8 +13,9 @@ export const NotFoundPage = lazy(() => import('../features/exception/NotFoundPag
  * other features.
  */
 const LOADERS: Record<string, () => Promise<PageModule>> = {
+  // The dashboard shows the open alarms by severity (the alarm feature's card).
   'dashboard/Analysis': () =>
-    withTexts(['dashboard'], import('../features/dashboard/AnalysisPage')),
+    withTexts(['alarm', 'dashboard'], import('../features/dashboard/AnalysisPage')),
   'system/LogList': () => withTexts(['system-log'], import('../features/system-log/LogListPage')),
   'system/DictList': () =>
     withTexts(['system-dict'], import('../features/system-dict/DictListPage')),
@@ -27,10 +28,11 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
   // The device list's bulk configuration (device-config) rolls out as a campaign, with its fields.
   'device/DeviceList': () =>
     withTexts(['device', 'device-config', 'campaign'], import('../features/device/DeviceListPage')),
-  // The device page's configuration and command tabs come from those features, and use campaigns.
+  // The device page's configuration, command and alarm tabs come from those features, and use
+  // campaigns.
   'device/DeviceDetail': () =>
     withTexts(
-      ['device', 'device-config', 'device-command', 'campaign'],
+      ['alarm', 'campaign', 'device', 'device-command', 'device-config'],
       import('../features/device/DeviceDetailPage'),
     ),
   'device/DeviceLogList': () =>
@@ -71,6 +73,8 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
     withTexts(['system-monitor'], import('../features/system-monitor/MonitorPage')),
   'system/OnlineUserList': () =>
     withTexts(['system-monitor'], import('../features/system-monitor/OnlineUserListPage')),
+  'alarm/AlarmList': () => withTexts(['alarm'], import('../features/alarm/AlarmListPage')),
+  'alarm/AlarmRuleList': () => withTexts(['alarm'], import('../features/alarm/AlarmRuleListPage')),
   'test/TestHome': () => withTexts(['test-home'], import('../features/test-home/TestHomePage')),
   'isps/ApiKeys': () => withTexts(['api-key'], import('../features/api-key/ApiKeysPage')),
 };

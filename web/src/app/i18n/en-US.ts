@@ -89,6 +89,7 @@ const enUS: Messages = {
     logoutConfirm: 'Do you really want to log out?',
     logoutFailed: 'Logout failed',
     toggleMenu: 'Expand or collapse the menu',
+    criticalAlarms: 'Unacknowledged critical alarms: {{count}}',
   },
   tabs: {
     close: 'Close tab',

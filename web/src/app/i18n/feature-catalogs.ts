@@ -31,6 +31,10 @@ export const FEATURE_CATALOGS = {
     'zh-CN': () => import('../../features/account-user/messages/zh-CN'),
     'en-US': () => import('../../features/account-user/messages/en-US'),
   },
+  alarm: {
+    'zh-CN': () => import('../../features/alarm/messages/zh-CN'),
+    'en-US': () => import('../../features/alarm/messages/en-US'),
+  },
   alteration: {
     'zh-CN': () => import('../../features/alteration/messages/zh-CN'),
     'en-US': () => import('../../features/alteration/messages/en-US'),

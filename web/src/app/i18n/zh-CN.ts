@@ -93,6 +93,7 @@ const zhCN = {
     logoutConfirm: '真的要注销登录吗？',
     logoutFailed: '退出登录失败',
     toggleMenu: '展开/收起菜单',
+    criticalAlarms: '未确认的紧急告警：{{count}}',
   },
   tabs: {
     close: '关闭标签页',

@@ -4,6 +4,7 @@ import { App, Layout, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { logout } from '../../api/session';
 import { LangSwitch } from '../../shared/LangSwitch';
+import { AlarmCount } from '../notice/AlarmCount';
 import { NoticeBell } from '../notice/NoticeBell';
 import { useSettings } from '../settings/settings-store';
 import { Logo } from './Logo';
@@ -81,6 +82,7 @@ export function HeaderBar({
         )}
         <div className="shell-header__right">
           {!isMobile && <MenuSearch menu={menu} />}
+          <AlarmCount />
           <NoticeBell />
           <LangSwitch className="shell-action" />
           <UserMenu onAction={onUserAction} compact={isMobile} />

@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
@@ -31,6 +32,7 @@ import type { ComponentType } from 'react';
  * are bundled; importing every icon would add megabytes for names no menu uses.
  */
 const ICONS: Record<string, ComponentType> = {
+  alert: AlertOutlined,
   apartment: ApartmentOutlined,
   api: ApiOutlined,
   appstore: AppstoreOutlined,

@@ -24,6 +24,7 @@ import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
 import { useCurrentUserDeparts, useDepartName } from '../../shared/use-current-user-departs';
 import { useLoginUser } from '../../shared/use-login-user';
+import { AlarmSeverityCard } from '../alarm/AlarmSeverityCard';
 import { DeviceOverview } from './DeviceOverview';
 import { greetingFor } from './greeting';
 import { useLastLogins, useLogInfo, useVisitInfo } from './queries';
@@ -38,6 +39,7 @@ export default function AnalysisPage() {
   const visitInfo = useVisitInfo();
   const lastLogins = useLastLogins();
   const canListDevices = useHasAction('device:list');
+  const canListAlarms = useHasAction('alarm:list');
 
   const greeting = t(`dashboard.greeting.${greetingFor(new Date().getHours())}`);
   const name = user?.realname || user?.username || '';
@@ -81,6 +83,8 @@ export default function AnalysisPage() {
           </Authorized>
         </Flex>
       </Card>
+
+      {canListAlarms && <AlarmSeverityCard />}
 
       {canListDevices && <DeviceOverview />}
 

@@ -15,6 +15,8 @@ import { useDeviceStatus } from '../../shared/device/use-device-status';
 import { formatDateTime } from '../../shared/format';
 import { usePageTitle } from '../../shared/page-title';
 import { Authorized } from '../../shared/permission/Authorized';
+import { useHasAction } from '../../shared/permission/use-has-action';
+import { DeviceAlarmsTabLabel } from '../alarm/DeviceAlarmsTabLabel';
 import { DeviceConnectionsTab } from './DeviceConnectionsTab';
 import { DeviceFirmwareTab } from './DeviceFirmwareTab';
 import { DeviceFormModal } from './DeviceFormModal';
@@ -28,6 +30,9 @@ const DeviceCommandsPanel = lazy(() =>
   import('../device-command/DeviceCommandsPanel').then((m) => ({
     default: m.DeviceCommandsPanel,
   })),
+);
+const DeviceAlarmsTab = lazy(() =>
+  import('../alarm/DeviceAlarmsTab').then((m) => ({ default: m.DeviceAlarmsTab })),
 );
 const tabLoading = <Skeleton active paragraph={{ rows: 6 }} />;
 
@@ -47,7 +52,8 @@ function disconnectReasonText(t: TFunction, device: TDevice): string {
 /**
  * One device (/device/detail/:id): its fields as a detail list, with its presence kept live
  * through the device's channel, and tabs for its monitoring data, configuration, commands,
- * firmware, connection history and logs. The configuration and command tabs load their code when first opened.
+ * firmware, alarms (with alarm:list), connection history and logs. The configuration, command
+ * and alarm tabs load their code when first opened.
  */
 export default function DeviceDetailPage() {
   const { t } = useTranslation();
@@ -55,6 +61,7 @@ export default function DeviceDetailPage() {
   const client = useQueryClient();
   const device = useDevice(id);
   const [editing, setEditing] = useState(false);
+  const canListAlarms = useHasAction('alarm:list');
   usePageTitle(device.data?.name);
   useDeviceStatus(
     id ? deviceChannel(id) : null,
@@ -190,6 +197,19 @@ export default function DeviceDetailPage() {
               label: <span data-testid="device-tab-firmware">{t('device.detail.firmware')}</span>,
               children: <DeviceFirmwareTab device={d} />,
             },
+            ...(canListAlarms
+              ? [
+                  {
+                    key: 'alarms',
+                    label: <DeviceAlarmsTabLabel />,
+                    children: (
+                      <Suspense fallback={tabLoading}>
+                        <DeviceAlarmsTab deviceId={d.id} />
+                      </Suspense>
+                    ),
+                  },
+                ]
+              : []),
             {
               key: 'connections',
               label: (
