@@ -1,7 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UsageError, parseDuration, parseSimArgs, parseSourceIps } from './args.js';
+import {
+  UsageError,
+  parseDuration,
+  parseSimArgs,
+  parseSourceIps,
+  parseTelemetryProfile,
+} from './args.js';
 
 const parse = (...argv: string[]) => parseSimArgs(argv, {});
 const errorOf = (...argv: string[]) => {
@@ -146,6 +152,85 @@ describe('sim command line', () => {
     expect(errorOf('--code', 'ABCD2345', '--token', 'k', '--firmware', '')).toMatch(/^--firmware:/);
   });
 
+  it('reads a telemetry profile, the devices that follow it and their phase', () => {
+    const base = ['--code', 'ABCD2345', '--token', 'k', '--count', '50'];
+    expect(
+      parse(
+        ...base,
+        '--telemetry-profile',
+        'ain1=square:10,25:60s, signal=ramp:-80,-115:2m',
+        '--telemetry-profile',
+        'temp=sine:20.5,80:300s;door=const:1',
+        '--profile-devices',
+        '10%',
+      ),
+    ).toMatchObject({
+      options: {
+        telemetryProfile: {
+          curves: [
+            { key: 'ain1', shape: 'square', from: 10, to: 25, periodMs: 60_000, decimals: 0 },
+            { key: 'signal', shape: 'ramp', from: -80, to: -115, periodMs: 120_000 },
+            { key: 'temp', shape: 'sine', from: 20.5, to: 80, periodMs: 300_000, decimals: 1 },
+            { key: 'door', shape: 'const', from: 1, to: 1, periodMs: 0 },
+          ],
+          devices: 0.1,
+          phase: 'spread',
+        },
+      },
+    });
+    expect(
+      parse(
+        ...base,
+        '--telemetry-profile',
+        'ain1=const:25',
+        '--profile-devices',
+        '5',
+        '--profile-phase',
+        'aligned',
+      ),
+    ).toMatchObject({ options: { telemetryProfile: { devices: 5, phase: 'aligned' } } });
+    expect(parse(...base)).not.toHaveProperty('options.telemetryProfile');
+  });
+
+  it('names the part of a telemetry profile at fault', () => {
+    const error = (...texts: string[]) => {
+      try {
+        parseTelemetryProfile(texts);
+      } catch (e) {
+        if (e instanceof UsageError) return e.message;
+        throw e;
+      }
+      throw new Error('expected a usage error');
+    };
+    expect(error('ain1')).toMatch(/^--telemetry-profile: "ain1": expected <key>=<shape>/);
+    expect(error('9x=const:1')).toMatch(/"9x=const:1": "9x" is not a telemetry key/);
+    expect(error('ain1=squar:10,25:60s')).toMatch(/unknown shape "squar" \(use const, square/);
+    expect(error('ain1=square:10,25')).toMatch(/expected square:<a>,<b>:<period>/);
+    expect(error('ain1=square:10:60s')).toMatch(/"10" is not two values/);
+    expect(error('ain1=ramp:10,high:60s')).toMatch(
+      /"ain1=ramp:10,high:60s": "high" is not a number/,
+    );
+    expect(error('ain1=sine:10,20:soon')).toMatch(
+      /"ain1=sine:10,20:soon": period: "soon" is not a duration/,
+    );
+    expect(error('ain1=const:1:60s')).toMatch(/expected const:<value>/);
+    expect(error('ain1=const:1;ain1=const:2')).toMatch(/ain1 is given twice/);
+    expect(error(' ; ')).toMatch(/no <key>=<shape>/);
+    const base = ['--code', 'ABCD2345', '--token', 'k', '--count', '5'];
+    expect(errorOf(...base, '--profile-devices', '2')).toMatch(
+      /^--profile-devices: only with --telemetry-profile/,
+    );
+    expect(errorOf(...base, '--telemetry-profile', 'a=const:1', '--profile-devices', '6')).toMatch(
+      /^--profile-devices: 6 is more than the 5 devices/,
+    );
+    expect(errorOf(...base, '--telemetry-profile', 'a=const:1', '--profile-devices', '0')).toMatch(
+      /^--profile-devices: at least 1/,
+    );
+    expect(
+      errorOf(...base, '--telemetry-profile', 'a=const:1', '--profile-phase', 'random'),
+    ).toMatch(/^--profile-phase: "random" is neither spread nor aligned/);
+  });
+
   it('names the flag at fault', () => {
     expect(errorOf()).toMatch(/^--token: required/);
     expect(errorOf('--token', 'k')).toMatch(/^--code: required/);
@@ -205,6 +290,7 @@ describe('sim command line', () => {
     expect(help.stdout).toContain('Usage: npm run sim -- --code <token code> --token <key>');
     expect(help.stdout).toContain('--fault-drop <n>');
     expect(help.stdout).toContain('reconnects to the next one');
+    expect(help.stdout).toContain('--telemetry-profile <spec>');
     const bad = run('--code', 'ABCD2345', '--token', 'k', '--count', '-3');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--count/);

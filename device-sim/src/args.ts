@@ -1,11 +1,18 @@
 import { isIPv4 } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEVICE_SERIES, SN_PATTERN, type TDeviceSeries } from '@blrms/contracts';
+import { DEVICE_SERIES, SN_PATTERN, TELEMETRY_KEY, type TDeviceSeries } from '@blrms/contracts';
 
 /** The token part of a device address (`{code}:{sn}`). */
 const TOKEN_CODE_PATTERN = /^[A-Z0-9]{4,16}$/;
 import { FAULT_KINDS, faultyCount, type FaultAmounts, type TFaultKind } from './faults.js';
 import type { FleetOptions } from './fleet.js';
+import {
+  PROFILE_CURVES_MAX,
+  PROFILE_SHAPES,
+  type ProfileCurve,
+  type TelemetryProfile,
+  type TProfileShape,
+} from './telemetry-profile.js';
 
 export const USAGE = `Usage: npm run sim -- --code <token code> --token <key> [options]
 
@@ -45,6 +52,24 @@ distinct devices spread evenly over the fleet, listed at start):
   --fault-refuse <n>     upgrades are refused ("upgrade refused by device")        default: 0
   --fault-reject-config <n>
                          every configuration is refused                            default: 0
+
+Telemetry profile (drives values across alarm thresholds):
+  --telemetry-profile <spec>
+                         values that follow a curve instead of the device model;
+                         several separated by ; or , (or the flag again). The
+                         key is added when the series does not send it:
+                           <key>=const:<v>               always v
+                           <key>=square:<a>,<b>:<period> a for half the period, then b
+                           <key>=ramp:<a>,<b>:<period>   a to b linearly, then again
+                           <key>=sine:<a>,<b>:<period>   a to b and back, smoothly
+                         e.g. ain1=square:10,25:60s;signal=ramp:-80,-115:120s
+                         values keep the decimals written (10,25: whole numbers)
+  --profile-devices <n>  devices that follow it: a number or a share (5, 0.1, 10%),
+                         spread evenly over the fleet, listed at start   default: all
+  --profile-phase <p>    spread: follower j of n starts j/n into each period, so
+                         the fleet does not cross a threshold all at once;
+                         aligned: all start at the first value together
+                                                                   default: spread
 
   --help                 this text
 
@@ -156,6 +181,77 @@ export function parseSourceIps(text: string): string[] {
   return ips;
 }
 
+const PROFILE_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/** A new entry starts where `,` or `;` is followed by `key=`; commas inside an entry separate values. */
+const PROFILE_SEPARATOR = /;|,(?=\s*[A-Za-z][A-Za-z0-9_]*\s*=)/;
+
+function profileNumber(entry: string, text: string): number {
+  if (!PROFILE_NUMBER.test(text))
+    throw new UsageError(`--telemetry-profile: "${entry}": "${text}" is not a number`);
+  return Number(text);
+}
+
+const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+
+/** One `key=shape:args` entry. */
+function parseProfileEntry(entry: string): ProfileCurve {
+  const fail = (why: string): never => {
+    throw new UsageError(`--telemetry-profile: "${entry}": ${why}`);
+  };
+  const eq = entry.indexOf('=');
+  if (eq < 0) fail('expected <key>=<shape>:..., e.g. ain1=square:10,25:60s');
+  const key = entry.slice(0, eq).trim();
+  if (!TELEMETRY_KEY.test(key))
+    fail(`"${key}" is not a telemetry key (a letter, then up to 31 letters, digits or _)`);
+  const [shapeText = '', valuesText, periodText, ...extra] = entry
+    .slice(eq + 1)
+    .split(':')
+    .map((s) => s.trim());
+  if (!(PROFILE_SHAPES as readonly string[]).includes(shapeText))
+    fail(`unknown shape "${shapeText}" (use ${PROFILE_SHAPES.join(', ')})`);
+  const shape = shapeText as TProfileShape;
+  if (shape === 'const') {
+    if (valuesText === undefined || periodText !== undefined)
+      fail('expected const:<value>, e.g. ain1=const:25');
+    const from = profileNumber(entry, valuesText ?? '');
+    return { key, shape, from, to: from, periodMs: 0, decimals: decimalsOf(valuesText ?? '') };
+  }
+  if (valuesText === undefined || periodText === undefined || extra.length > 0)
+    fail(`expected ${shape}:<a>,<b>:<period>, e.g. ${key}=${shape}:10,25:60s`);
+  const pair = (valuesText ?? '').split(',').map((s) => s.trim());
+  if (pair.length !== 2) fail(`"${valuesText}" is not two values <a>,<b>`);
+  const [a = '', b = ''] = pair;
+  return {
+    key,
+    shape,
+    from: profileNumber(entry, a),
+    to: profileNumber(entry, b),
+    periodMs: parseDuration(`--telemetry-profile: "${entry}": period`, periodText ?? '', 10),
+    decimals: Math.max(decimalsOf(a), decimalsOf(b)),
+  };
+}
+
+/**
+ * `ain1=square:10,25:60s;signal=ramp:-80,-115:120s` (each text a `;` or `,` list) → the curves,
+ * in order; throws UsageError naming the entry and the part of it at fault.
+ */
+export function parseTelemetryProfile(texts: readonly string[]): ProfileCurve[] {
+  const curves = texts
+    .flatMap((text) => text.split(PROFILE_SEPARATOR))
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map(parseProfileEntry);
+  if (curves.length === 0) throw new UsageError('--telemetry-profile: no <key>=<shape>:... given');
+  if (curves.length > PROFILE_CURVES_MAX)
+    throw new UsageError(`--telemetry-profile: at most ${PROFILE_CURVES_MAX} keys`);
+  const seen = new Set<string>();
+  for (const { key } of curves) {
+    if (seen.has(key)) throw new UsageError(`--telemetry-profile: ${key} is given twice`);
+    seen.add(key);
+  }
+  return curves;
+}
+
 /** Each `--url` may be a comma list; every broker named, in order. */
 function parseUrls(texts: readonly string[]): string[] {
   const urls = texts.flatMap((text) => text.split(',')).map((s) => s.trim());
@@ -191,6 +287,38 @@ function keyJoined(argv: string[]): string[] {
   return joined;
 }
 
+function parseProfileOptions(
+  values: {
+    'telemetry-profile'?: string[];
+    'profile-devices'?: string;
+    'profile-phase'?: string;
+  },
+  count: number,
+): TelemetryProfile | undefined {
+  const texts = values['telemetry-profile'];
+  if (!texts) {
+    if (values['profile-devices'] !== undefined || values['profile-phase'] !== undefined)
+      throw new UsageError(
+        `${values['profile-devices'] !== undefined ? '--profile-devices' : '--profile-phase'}: only with --telemetry-profile`,
+      );
+    return undefined;
+  }
+  const phase = values['profile-phase']?.trim() ?? 'spread';
+  if (phase !== 'spread' && phase !== 'aligned')
+    throw new UsageError(`--profile-phase: "${phase}" is neither spread nor aligned`);
+  const devicesText = values['profile-devices'];
+  const devices =
+    devicesText === undefined
+      ? undefined
+      : parseFaultAmount('--profile-devices', devicesText, count);
+  if (devices === 0) throw new UsageError('--profile-devices: at least 1 device');
+  return {
+    curves: parseTelemetryProfile(texts),
+    ...(devices === undefined ? {} : { devices }),
+    phase,
+  };
+}
+
 /** Parses the command line; throws UsageError with a message naming the flag at fault. */
 export function parseSimArgs(
   argv: string[],
@@ -221,6 +349,9 @@ export function parseSimArgs(
         'fault-corrupt': { type: 'string' },
         'fault-refuse': { type: 'string' },
         'fault-reject-config': { type: 'string' },
+        'telemetry-profile': { type: 'string', multiple: true },
+        'profile-devices': { type: 'string' },
+        'profile-phase': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -256,6 +387,7 @@ export function parseSimArgs(
     throw new UsageError(
       `--fault-*: ${faulty} faulty devices asked for, but there are only ${count} (each has one fault)`,
     );
+  const telemetryProfile = parseProfileOptions(values, count);
   const firmware = values.firmware?.trim();
   if (firmware !== undefined && (firmware === '' || firmware.length > 64))
     throw new UsageError('--firmware: a version of 1 to 64 characters, e.g. 2.2.0');
@@ -281,6 +413,7 @@ export function parseSimArgs(
         ? { rebootDelayMs: parseDuration('--reboot-delay', values['reboot-delay'], 0) }
         : {}),
       ...(Object.keys(faults).length ? { faults } : {}),
+      ...(telemetryProfile ? { telemetryProfile } : {}),
     },
   };
 }

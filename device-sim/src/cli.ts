@@ -1,5 +1,5 @@
 import { Fleet } from './fleet.js';
-import { faultLines, fleetLogHooks, reportEvery } from './fleet-report.js';
+import { faultLines, fleetLogHooks, profileLines, reportEvery } from './fleet-report.js';
 import { USAGE, UsageError, parseSimArgs } from './args.js';
 
 /** `npm run sim -- --token <key> ...`: runs a fleet until Ctrl-C. */
@@ -26,6 +26,7 @@ write(
 );
 const faulty = faultLines(fleet);
 if (faulty.length) write(`Faulty devices:\n${faulty.join('\n')}`);
+for (const line of profileLines(fleet)) write(line);
 fleet.start();
 const stopReport = reportEvery(fleet, 10_000, write);
 

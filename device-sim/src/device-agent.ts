@@ -21,6 +21,7 @@ import {
 } from '@blrms/contracts';
 import type { DeviceModel, Random } from './device-models.js';
 import type { DeviceFaults } from './faults.js';
+import { applyProfile, type DeviceProfile } from './telemetry-profile.js';
 import { FirmwareDownload, type DownloadSettings } from './firmware-download.js';
 import { MqttConnection, type MqttEndpoint } from './mqtt-connection.js';
 import type { TimerWheel, WheelTimer } from './timer-wheel.js';
@@ -178,6 +179,8 @@ export class DeviceAgent {
   private unsentReport: { id: string; report: TOtaReportPayload } | undefined;
   /** `{tokenCode}:{sn}`: its client id, username and the level of its topics. */
   readonly address: string;
+  /** Curves its telemetry follows instead of the model's values; a test may set or clear it. */
+  profile: DeviceProfile | undefined;
 
   constructor(
     readonly sn: string,
@@ -608,6 +611,7 @@ export class DeviceAgent {
   private report(): void {
     const { values, events } = this.model.step();
     const ts = Date.now();
+    if (this.profile) applyProfile(values, this.profile, ts);
     const telemetry: TTelemetryPayload = { ts, values };
     if (this.publish(this.topic('telemetry'), JSON.stringify(telemetry), 0, false))
       this.host.counters.telemetry += 1;

@@ -1,5 +1,6 @@
 import type { DeviceAgent } from './device-agent.js';
 import { describeFaults } from './faults.js';
+import { describeCurve } from './telemetry-profile.js';
 import type { Fleet, FleetHooks } from './fleet.js';
 
 /** MQTT 3.1.1 CONNACK return codes (§3.2.2.3). */
@@ -79,4 +80,17 @@ export function faultLines(fleet: Fleet, limit = 20): string[] {
     .map(({ sn, faults }) => `  ${sn}: ${describeFaults(faults)}`);
   if (faulty.length > limit) lines.push(`  … and ${faulty.length - limit} more`);
   return lines;
+}
+
+/** The telemetry profile and who follows it (at most `limit` SNs), or nothing without one. */
+export function profileLines(fleet: Fleet, limit = 20): string[] {
+  const followers = fleet.profiled();
+  const curves = followers[0]?.profile?.curves;
+  if (!curves) return [];
+  const sns = followers.slice(0, limit).map((agent) => agent.sn);
+  if (followers.length > limit) sns.push(`… and ${followers.length - limit} more`);
+  return [
+    `Telemetry profile: ${curves.map(describeCurve).join('; ')}`,
+    `  followed by ${followers.length} of ${fleet.agents.length} devices: ${sns.join(', ')}`,
+  ];
 }

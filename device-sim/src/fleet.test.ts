@@ -121,6 +121,41 @@ describe('simulated devices against a real broker', () => {
       ZEventPayload.parse(json(message.payload));
   });
 
+  it('send the telemetry profile on the devices that follow it, the model elsewhere', async () => {
+    const startedAt = Date.now();
+    const fleet = startFleet({
+      count: 4,
+      series: ['S27X'],
+      intervalMs: 20,
+      telemetryProfile: {
+        curves: [
+          { key: 'ain1', shape: 'square', from: 10, to: 25, periodMs: 400, decimals: 0 },
+          { key: 'temp', shape: 'const', from: 55, to: 55, periodMs: 0, decimals: 0 },
+        ],
+        devices: 2,
+        phase: 'aligned',
+        startedAt,
+      },
+    });
+    expect(fleet.profiled().map((agent) => agent.sn)).toEqual(['T000002', 'T000004']);
+    const reports = (sn: string) =>
+      onTopic(upTopic(at(sn), 'telemetry')).map((m) => ZTelemetryPayload.parse(json(m.payload)));
+    await until(
+      () => ['T000001', 'T000002'].every((sn) => reports(sn).length >= 30),
+      '30 reports from a follower and from another device',
+    );
+    for (const { ts, values } of reports('T000002')) {
+      expect(values.temp).toBe(55);
+      expect(values.ain1).toBe(((ts ?? NaN) - startedAt) % 400 < 200 ? 10 : 25);
+      expect(values.di1).toBeDefined();
+    }
+    for (const { values } of reports('T000001')) {
+      expect(values).not.toHaveProperty('temp');
+      expect(values.ain1).toBeGreaterThanOrEqual(4);
+      expect(values.ain1).toBeLessThanOrEqual(20);
+    }
+  });
+
   it('answer an RPC ping with pong, and an unknown method with an error', async () => {
     const fleet = startFleet({ count: 1, series: ['R40'] });
     await until(() => fleet.counters.online === 1, 'the device online');

@@ -9,6 +9,7 @@ import {
 } from './device-agent.js';
 import { createDeviceModel, type Random } from './device-models.js';
 import { assignFaults, type DeviceFaults, type FaultAmounts } from './faults.js';
+import { assignProfile, type DeviceProfile, type TelemetryProfile } from './telemetry-profile.js';
 import { TimerWheel } from './timer-wheel.js';
 
 /**
@@ -68,6 +69,8 @@ export interface FleetOptions {
   faultsBySn?: Readonly<Record<string, DeviceFaults>>;
   /** A rebooted device (command or upgrade) comes back this much later (default 2 s). */
   rebootDelayMs?: number;
+  /** Telemetry values that follow curves instead of the models, on some or all devices. */
+  telemetryProfile?: TelemetryProfile;
   /** Wait before resuming an interrupted firmware download (default 1 s). */
   downloadRetryMs?: number;
   /**
@@ -179,6 +182,9 @@ export class Fleet implements AgentHost {
     }));
     specs.push(...(options.devices ?? []));
     const spread = assignFaults(specs.length, options.faults ?? {});
+    const profile = options.telemetryProfile;
+    const followers = profile ? assignProfile(specs.length, profile) : new Map<number, number>();
+    const startedAt = profile?.startedAt ?? Date.now();
     this.agents = specs.map((spec, i) => {
       const n = first + i;
       const wanIp = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
@@ -197,6 +203,9 @@ export class Fleet implements AgentHost {
         Object.keys(faults).length ? faults : undefined,
         i % this.settings.endpoints.length,
       );
+      const phase = followers.get(i);
+      if (profile && phase !== undefined)
+        agent.profile = { curves: profile.curves, startedAt, phase } satisfies DeviceProfile;
       this.bySn.set(spec.sn, agent);
       return agent;
     });
@@ -212,6 +221,11 @@ export class Fleet implements AgentHost {
     return this.agents
       .filter((agent) => Object.keys(agent.faults).length > 0)
       .map((agent) => ({ sn: agent.sn, faults: agent.faults }));
+  }
+
+  /** The devices that follow the telemetry profile, in fleet order. */
+  profiled(): DeviceAgent[] {
+    return this.agents.filter((agent) => agent.profile !== undefined);
   }
 
   /**

@@ -6,4 +6,5 @@ export * from './firmware-download.js';
 export * from './fleet.js';
 export * from './fleet-report.js';
 export * from './mqtt-connection.js';
+export * from './telemetry-profile.js';
 export * from './timer-wheel.js';
