@@ -15,13 +15,22 @@
  *   6. Mosquitto (127.0.0.1:1883, anonymous): connect storm and telemetry storm of the same fleet,
  *      under a topic root of its own (`blrms-bench/v1`) whose retained messages are cleared after.
  *
+ * With `--rules n` (issue 19, alarms) the telemetry storm runs twice: without alarm rules, then
+ * with n rules created through the API (`alarm-bench.ts`: a realistic mix, a few firing for 1 % of
+ * the fleet), and reports both ingest rates and their ratio; during both storms a few probe devices
+ * cross a rule with a 2 s duration, and with the rules each alarm is timed from the message that
+ * crossed its duration to its `alarm` message on a console websocket.
+ *
  *   npm run bench:fleet                                   # 50,000 devices, 5 min hold, SQLite
  *   npm run bench:fleet -- --devices 2000 --hold 10s      # smoke run
  *   npm run bench:fleet -- --db pg                        # PostgreSQL (a fresh database)
+ *   npm run bench:fleet -- --devices 19000 --hold 10s --rules 100 --stages storm   # alarm cost
  *
  * Other flags: --storm 30s (telemetry storm), --msg-rate 40000 (offered messages/s), --kill 1000,
  * --connect-rate 20000 and --pending 500 (the simulator's pace), --source-ips
- * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database).
+ * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database), --stages
+ * (which of hold, storm, disconnect, reconnect, mosquitto run after the connect storm; default all),
+ * --cpu-prof <dir> (a V8 CPU profile of the server during each telemetry storm, written there).
  *
  * Each device holds one socket in the server and one in the simulator: `ulimit -n` must exceed
  * the device count in both (checked below).
@@ -29,13 +38,29 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WS_TOKEN_PROTOCOL, type TServerMessage } from '@blrms/contracts';
-import { MqttConnection, parseDuration, parseSourceIps, snOf } from '@blrms/device-sim';
+import {
+  MqttConnection,
+  parseBrokerUrl,
+  parseDuration,
+  parseSourceIps,
+  snOf,
+} from '@blrms/device-sim';
 import { sql } from 'kysely';
 import WebSocket from 'ws';
 import { createDatabase, type DatabaseHandle } from '../server/src/platform/db/database.js';
 import { freePort, startServer, type RunningServer } from '../web/e2e/support/server.js';
+import {
+  AlarmProbes,
+  AlarmSocket,
+  FIRING_PROFILE,
+  FIRING_SHARE,
+  PROBE_RULE,
+  benchRules,
+  type ProbeLatency,
+} from './alarm-bench.js';
 import { SimProcess, type ConnectStorm, type SimFleetOptions } from './fleet-sim.js';
 
 const { values: flags } = parseArgs({
@@ -51,6 +76,9 @@ const { values: flags } = parseArgs({
     'source-ips': { type: 'string', default: '127.0.0.2-127.0.0.251' },
     'no-mosquitto': { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    rules: { type: 'string', default: '0' },
+    'cpu-prof': { type: 'string' },
+    stages: { type: 'string', default: 'hold,storm,disconnect,reconnect,mosquitto' },
   },
 });
 
@@ -69,6 +97,20 @@ const PENDING = Number(flags.pending);
 const SOURCE_IPS = parseSourceIps(flags['source-ips']);
 if (flags.db !== 'sqlite' && flags.db !== 'pg') throw new Error('--db: sqlite or pg');
 if (!Number.isInteger(DEVICES) || DEVICES < 10) throw new Error('--devices: at least 10');
+const RULES = Number(flags.rules);
+if (!Number.isInteger(RULES) || RULES < 0 || RULES > 500)
+  throw new Error('--rules: 0 to 500 (a company keeps at most 500 alarm rules)');
+const STAGE_NAMES = ['hold', 'storm', 'disconnect', 'reconnect', 'mosquitto'] as const;
+type Stage = (typeof STAGE_NAMES)[number];
+const STAGES = new Set(flags.stages.split(',').map((s) => s.trim()));
+for (const stage of STAGES)
+  if (!(STAGE_NAMES as readonly string[]).includes(stage))
+    throw new Error(`--stages: "${stage}" is not one of ${STAGE_NAMES.join(', ')}`);
+if (flags['no-mosquitto']) STAGES.delete('mosquitto');
+const runs = (stage: Stage) => STAGES.has(stage);
+if (RULES > 0 && !runs('storm')) throw new Error('--rules: needs the storm stage');
+/** Probe devices that time alarms (`alarm-bench.ts`). */
+const ALARM_PROBES = 10;
 
 /** Telemetry period while connecting and holding: a realistic background load. */
 const HOLD_INTERVAL_MS = 60_000;
@@ -84,6 +126,7 @@ const TARGETS = {
   kbPerDevice: 20,
   messagesPerSecond: 20_000,
   disconnectP99Ms: 1000,
+  alarmLatencyMs: 1000,
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -224,6 +267,8 @@ function fleetOptions(
     sourceIps: SOURCE_IPS,
     connectRate: CONNECT_RATE,
     maxPendingConnects: PENDING,
+    // The same curves in every storm, so that the runs without and with rules carry the same load.
+    ...(RULES > 0 ? { telemetryProfile: FIRING_PROFILE } : {}),
     ...extra,
   };
 }
@@ -240,17 +285,30 @@ interface TelemetryStorm {
   sendBufferFull: number;
 }
 
+let serverPid = 0;
+/** With `--cpu-prof`: starts the server's CPU profile, or writes it (`cpu-profile.mjs`). */
+function profileServer(): void {
+  if (flags['cpu-prof'] && serverPid) process.kill(serverPid, 'SIGUSR2');
+}
+
+/**
+ * `count`: rows in the table; `otherSent`: telemetry messages sent by others than the fleet (the
+ * alarm probes), so that the backlog is judged on what was sent in all.
+ */
 async function telemetryStorm(
   sim: SimProcess,
   count: () => Promise<number>,
+  otherSent: () => number = () => 0,
 ): Promise<TelemetryStorm> {
   const before = await sim.send('snapshot', {});
   const rows0 = await count();
   const t0 = performance.now();
+  profileServer();
   await sim.send('interval', { ms: stormIntervalMs() });
   await sleep(STORM_MS);
   const rows1 = await count();
   const t1 = performance.now();
+  profileServer();
   const after = await sim.send('snapshot', {});
   await sim.send('interval', { ms: HOLD_INTERVAL_MS });
   // The server may still be writing what it received. The database is fresh and this fleet its
@@ -263,7 +321,7 @@ async function telemetryStorm(
   while (quietSeconds < 2 && performance.now() - t1 < 300_000) {
     await sleep(1000);
     const next = await count();
-    const sent = (await sim.send('snapshot', {})).telemetry;
+    const sent = (await sim.send('snapshot', {})).telemetry + otherSent();
     if (next - rows > 2 * background + 10) {
       drainedAt = performance.now();
       quietSeconds = 0;
@@ -344,6 +402,18 @@ async function disconnectToConsole(
   };
 }
 
+interface AlarmRun {
+  rules: number;
+  /** The same storm once the rules exist. */
+  telemetry: TelemetryStorm;
+  latency: ProbeLatency;
+  /** Alarm changes the console socket received during the storm with rules, by state. */
+  changes: { active: number; acknowledged: number; cleared: number };
+  /** Open alarms after it (`/alarm/counts`), all severities together. */
+  open: number;
+  ruleCreateMs: number;
+}
+
 interface OurRun {
   database: string;
   storm: ConnectStorm;
@@ -351,11 +421,66 @@ interface OurRun {
   apiOnline: number;
   rssBeforeKb: number;
   rssAfterKb: number;
-  hold: { minApi: number; minSim: number; ms: number };
-  telemetry: TelemetryStorm;
-  disconnect: DisconnectResult;
-  reconnect: ConnectStorm;
+  hold?: { minApi: number; minSim: number; ms: number };
+  /** Without alarm rules. */
+  telemetry?: TelemetryStorm;
+  alarms?: AlarmRun;
+  disconnect?: DisconnectResult;
+  reconnect?: ConnectStorm;
   rows: number;
+}
+
+/**
+ * The storm with the probes crossing their rule alongside; without `probeRuleId` (no rules yet)
+ * they cross all the same, so both storms carry the same traffic.
+ */
+async function stormWithProbes(
+  sim: SimProcess,
+  database: DatabaseHandle,
+  probes: AlarmProbes,
+  socket: AlarmSocket,
+  probeRuleId: string | undefined,
+): Promise<{ telemetry: TelemetryStorm; latency: ProbeLatency }> {
+  const [telemetry, latency] = await Promise.all([
+    telemetryStorm(
+      sim,
+      () => telemetryRows(database),
+      () => probes.sent,
+    ),
+    probes.run(STORM_MS, socket, probeRuleId),
+  ]);
+  return { telemetry, latency };
+}
+
+/** Creates the rules through the API; returns the probes' rule id and how long it took. */
+async function createRules(
+  server: RunningServer,
+  session: Session,
+): Promise<{ probeRuleId: string; ms: number }> {
+  const started = performance.now();
+  const rules = benchRules(RULES);
+  for (const rule of rules) await api(server, session, 'POST', '/alarm/rule/add', rule);
+  const ms = performance.now() - started;
+  const probeRuleName = rules[0]?.name ?? '';
+  const page = await api<{ records: { id: string; name: string }[] }>(
+    server,
+    session,
+    'GET',
+    `/alarm/rule/list?pageSize=10&name=${encodeURIComponent(probeRuleName)}`,
+  );
+  const probeRuleId = page.records.find((r) => r.name === probeRuleName)?.id;
+  if (!probeRuleId) throw new Error(`rule "${probeRuleName}" not found after creating it`);
+  return { probeRuleId, ms };
+}
+
+async function openAlarms(server: RunningServer, session: Session): Promise<number> {
+  const counts = await api<{ open: Record<string, number> }>(
+    server,
+    session,
+    'GET',
+    '/alarm/counts',
+  );
+  return Object.values(counts.open).reduce((sum, n) => sum + n, 0);
 }
 
 async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -380,11 +505,21 @@ async function runOurs(): Promise<OurRun> {
     MQTT_PORT: String(mqttPort),
     LOG_LEVEL: 'warn',
     ...(pg ? { DATABASE_URL: pg.url } : {}),
+    ...(flags['cpu-prof']
+      ? {
+          // node refuses --cpu-prof in NODE_OPTIONS: a preload profiles on SIGUSR2 instead.
+          NODE_OPTIONS: `--import=${fileURLToPath(new URL('./cpu-profile.mjs', import.meta.url))}`,
+          BENCH_CPU_PROF_DIR: path.resolve(flags['cpu-prof']),
+        }
+      : {}),
   });
+  serverPid = server.pid;
   const database = pg
     ? createDatabase({ dialect: 'postgres', url: pg.url })
     : createDatabase({ dialect: 'sqlite', file: path.join(server.dataDir, 'blrms.db') });
   let sim = new SimProcess();
+  let probes: AlarmProbes | undefined;
+  let socket: AlarmSocket | undefined;
   try {
     const session = await login(server);
     const token = await api<{ code: string; tokenKey: string }>(
@@ -409,28 +544,69 @@ async function runOurs(): Promise<OurRun> {
     await sleep(5000);
     const rssAfterKb = rssKb(server.pid);
 
-    log(`hold ${HOLD_MS / 1000} s`);
-    const hold = { minApi: api1.online, minSim: storm.online, ms: 0 };
-    const holdStart = performance.now();
-    while (performance.now() - holdStart < HOLD_MS) {
-      await sleep(Math.min(10_000, HOLD_MS));
-      hold.minApi = Math.min(hold.minApi, await onlineInApi(server, session));
-      hold.minSim = Math.min(hold.minSim, (await sim.send('snapshot', {})).online);
+    let hold: OurRun['hold'];
+    if (runs('hold')) {
+      log(`hold ${HOLD_MS / 1000} s`);
+      hold = { minApi: api1.online, minSim: storm.online, ms: 0 };
+      const holdStart = performance.now();
+      while (performance.now() - holdStart < HOLD_MS) {
+        await sleep(Math.min(10_000, HOLD_MS));
+        hold.minApi = Math.min(hold.minApi, await onlineInApi(server, session));
+        hold.minSim = Math.min(hold.minSim, (await sim.send('snapshot', {})).online);
+      }
+      hold.ms = performance.now() - holdStart;
     }
-    hold.ms = performance.now() - holdStart;
 
-    log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
-    const telemetry = await telemetryStorm(sim, () => telemetryRows(database));
+    let telemetry: TelemetryStorm | undefined;
+    let alarms: AlarmRun | undefined;
+    if (runs('storm') && RULES === 0) {
+      log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
+      telemetry = await telemetryStorm(sim, () => telemetryRows(database));
+    } else if (runs('storm')) {
+      socket = new AlarmSocket(server.url, session.userId, session.token);
+      await socket.open();
+      probes = new AlarmProbes(parseBrokerUrl(url), token, ALARM_PROBES);
+      await probes.start();
+      await waitForOnline(server, session, DEVICES + ALARM_PROBES, 30_000);
+      log(
+        `telemetry storm without alarm rules: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`,
+      );
+      telemetry = (await stormWithProbes(sim, database, probes, socket, undefined)).telemetry;
+      log(`creating ${RULES} alarm rules`);
+      const created = await createRules(server, session);
+      await sleep(1000);
+      socket.resetCounts();
+      log(`telemetry storm with ${RULES} alarm rules`);
+      const withRules = await stormWithProbes(sim, database, probes, socket, created.probeRuleId);
+      alarms = {
+        rules: RULES,
+        telemetry: withRules.telemetry,
+        latency: withRules.latency,
+        changes: { ...socket.changes },
+        open: await openAlarms(server, session),
+        ruleCreateMs: created.ms,
+      };
+      probes.stop();
+      probes = undefined;
+      socket.close();
+      socket = undefined;
+    }
 
-    log(`disconnect-to-console: ${KILL} devices in ${KILL_BATCHES} batches`);
-    const disconnect = await disconnectToConsole(server, session, sim);
+    let disconnect: DisconnectResult | undefined;
+    if (runs('disconnect')) {
+      log(`disconnect-to-console: ${KILL} devices in ${KILL_BATCHES} batches`);
+      disconnect = await disconnectToConsole(server, session, sim);
+    }
 
-    log('reconnect storm: the fleet disconnects, then reconnects as known devices');
-    await sim.close();
-    await waitForOnline(server, session, 0, 120_000);
-    sim = new SimProcess();
-    await sim.send('start', { options: fleetOptions(url, token, {}) });
-    const reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    let reconnect: ConnectStorm | undefined;
+    if (runs('reconnect')) {
+      log('reconnect storm: the fleet disconnects, then reconnects as known devices');
+      await sim.close();
+      await waitForOnline(server, session, 0, 120_000);
+      sim = new SimProcess();
+      await sim.send('start', { options: fleetOptions(url, token, {}) });
+      reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    }
     const rows = await telemetryRows(database);
     return {
       database: pg ? 'PostgreSQL' : 'SQLite',
@@ -439,13 +615,16 @@ async function runOurs(): Promise<OurRun> {
       apiOnline: api1.online,
       rssBeforeKb,
       rssAfterKb,
-      hold,
-      telemetry,
-      disconnect,
-      reconnect,
+      ...(hold ? { hold } : {}),
+      ...(telemetry ? { telemetry } : {}),
+      ...(alarms ? { alarms } : {}),
+      ...(disconnect ? { disconnect } : {}),
+      ...(reconnect ? { reconnect } : {}),
       rows,
     };
   } finally {
+    probes?.stop();
+    socket?.close();
     await sim.close();
     await database.db.destroy();
     await server.stop();
@@ -563,7 +742,9 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
   const rate = (storm: ConnectStorm) => (storm.online / storm.durationMs) * 1000;
   const stormLine = (storm: ConnectStorm) =>
     `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures})`;
-  const held = ours.hold.minApi === DEVICES && ours.hold.minSim === DEVICES;
+  const ingestLine = (t: TelemetryStorm) =>
+    `${fmt(t.storedPerSecond)}/s during the storm (offered ${fmt(t.offeredPerSecond)}/s; ${fmt(t.drainedPerSecond)}/s counting ${fmt(t.drainMs)} ms of backlog after it; ${fmt(t.sendBufferFull)} not sent, socket full)`;
+  const skipped = (stage: string) => `| ${stage} | skipped (--stages) | | |`;
   const lines = [
     '',
     `${fmt(DEVICES)} devices (R40, BL10X, S27X in turn) from ${SOURCE_IPS.length} source addresses; ${os.cpus().length} cores shared by server, simulator and bench; ${ours.database}; Node ${process.version}.`,
@@ -572,18 +753,59 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
     '|---|---|---|---|',
     `| connect storm, new devices (auto-registration) | ${stormLine(ours.storm)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(ours.storm) >= TARGETS.connectsPerSecond && ours.storm.online === DEVICES)} |`,
     `| all online in the API after the storm | ${fmt(ours.apiOnline)} after ${fmt(ours.apiOnlineMs)} ms | | |`,
-    `| held with presence persisted | ${fmt(DEVICES)} for ${fmt(ours.hold.ms / 1000)} s; lowest online count: API ${fmt(ours.hold.minApi)}, simulator ${fmt(ours.hold.minSim)} | ${fmt(TARGETS.devices)} for ${TARGETS.holdMs / 60_000} min | ${verdict(held && DEVICES >= TARGETS.devices && ours.hold.ms >= TARGETS.holdMs)} |`,
-    `| server memory per connected device | ${fmt(perDeviceKb, 1)} KB (RSS ${fmt(ours.rssBeforeKb / 1024)} → ${fmt(ours.rssAfterKb / 1024)} MB) | ≤ ${TARGETS.kbPerDevice} KB | ${verdict(perDeviceKb <= TARGETS.kbPerDevice)} |`,
-    `| uplink ingest (telemetry rows stored) | ${fmt(ours.telemetry.storedPerSecond)}/s during the storm (offered ${fmt(ours.telemetry.offeredPerSecond)}/s; ${fmt(ours.telemetry.drainedPerSecond)}/s counting ${fmt(ours.telemetry.drainMs)} ms of backlog after it; ${fmt(ours.telemetry.sendBufferFull)} not sent, socket full) | ≥ ${fmt(TARGETS.messagesPerSecond)}/s | ${verdict(ours.telemetry.storedPerSecond >= TARGETS.messagesPerSecond)} |`,
-    `| disconnect-to-console | ${ours.disconnect.seen} / ${ours.disconnect.killed} seen; p50 ${fmt(ours.disconnect.p50)} ms, p99 ${fmt(ours.disconnect.p99)} ms, max ${fmt(ours.disconnect.max)} ms | p99 ≤ ${TARGETS.disconnectP99Ms} ms | ${verdict(ours.disconnect.seen === ours.disconnect.killed && ours.disconnect.p99 <= TARGETS.disconnectP99Ms)} |`,
-    `| reconnect storm, known devices | ${stormLine(ours.reconnect)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(ours.reconnect) >= TARGETS.connectsPerSecond && ours.reconnect.online === DEVICES)} |`,
   ];
+  const { hold, telemetry, alarms, disconnect, reconnect } = ours;
+  if (hold) {
+    const held = hold.minApi === DEVICES && hold.minSim === DEVICES;
+    lines.push(
+      `| held with presence persisted | ${fmt(DEVICES)} for ${fmt(hold.ms / 1000)} s; lowest online count: API ${fmt(hold.minApi)}, simulator ${fmt(hold.minSim)} | ${fmt(TARGETS.devices)} for ${TARGETS.holdMs / 60_000} min | ${verdict(held && DEVICES >= TARGETS.devices && hold.ms >= TARGETS.holdMs)} |`,
+    );
+  } else {
+    lines.push(skipped('held with presence persisted'));
+  }
+  lines.push(
+    `| server memory per connected device | ${fmt(perDeviceKb, 1)} KB (RSS ${fmt(ours.rssBeforeKb / 1024)} → ${fmt(ours.rssAfterKb / 1024)} MB) | ≤ ${TARGETS.kbPerDevice} KB | ${verdict(perDeviceKb <= TARGETS.kbPerDevice)} |`,
+  );
+  if (telemetry) {
+    lines.push(
+      `| uplink ingest (telemetry rows stored)${alarms ? ', no alarm rules' : ''} | ${ingestLine(telemetry)} | ≥ ${fmt(TARGETS.messagesPerSecond)}/s | ${verdict(telemetry.storedPerSecond >= TARGETS.messagesPerSecond)} |`,
+    );
+  } else {
+    lines.push(skipped('uplink ingest (telemetry rows stored)'));
+  }
+  if (alarms && telemetry) {
+    const { latency } = alarms;
+    const sorted = [...latency.samples].sort((a, b) => a - b);
+    const max = sorted.at(-1) ?? NaN;
+    const ratio = alarms.telemetry.storedPerSecond / telemetry.storedPerSecond;
+    lines.push(
+      `| uplink ingest with ${alarms.rules} alarm rules | ${ingestLine(alarms.telemetry)}; with/without ${fmt(ratio, 2)} | ≥ ${fmt(TARGETS.messagesPerSecond)}/s | ${verdict(alarms.telemetry.storedPerSecond >= TARGETS.messagesPerSecond)} |`,
+      `| alarm latency (message crossing a ${PROBE_RULE.durationSec} s duration → \`alarm\` on the console socket) | ${sorted.length} / ${latency.crossings} crossings of ${ALARM_PROBES} probes; p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(max)} ms; ${latency.missed} missed | every one ≤ ${TARGETS.alarmLatencyMs} ms | ${verdict(latency.missed === 0 && sorted.length > 0 && max <= TARGETS.alarmLatencyMs)} |`,
+      `| alarm changes during the storm with rules | raised or repeated ${fmt(alarms.changes.active)}, cleared ${fmt(alarms.changes.cleared)} (console socket); ${fmt(alarms.open)} open after it; ${Math.ceil(FIRING_SHARE * DEVICES)} devices follow the firing profile; rules created in ${fmt(alarms.ruleCreateMs)} ms | | |`,
+    );
+  }
+  if (disconnect) {
+    lines.push(
+      `| disconnect-to-console | ${disconnect.seen} / ${disconnect.killed} seen; p50 ${fmt(disconnect.p50)} ms, p99 ${fmt(disconnect.p99)} ms, max ${fmt(disconnect.max)} ms | p99 ≤ ${TARGETS.disconnectP99Ms} ms | ${verdict(disconnect.seen === disconnect.killed && disconnect.p99 <= TARGETS.disconnectP99Ms)} |`,
+    );
+  } else {
+    lines.push(skipped('disconnect-to-console'));
+  }
+  if (reconnect) {
+    lines.push(
+      `| reconnect storm, known devices | ${stormLine(reconnect)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(reconnect) >= TARGETS.connectsPerSecond && reconnect.online === DEVICES)} |`,
+    );
+  } else {
+    lines.push(skipped('reconnect storm, known devices'));
+  }
   if (typeof mosquitto === 'string') {
     lines.push(`| Mosquitto comparison | ${mosquitto} | | |`);
   } else {
+    const versus = (storm: ConnectStorm | undefined) =>
+      storm ? fmt(rate(storm) / rate(mosquitto.storm), 2) : 'n/a';
     lines.push(
-      `| Mosquitto connect storm | ${stormLine(mosquitto.storm)}; ours/Mosquitto: new ${fmt(rate(ours.storm) / rate(mosquitto.storm), 2)}, known ${fmt(rate(ours.reconnect) / rate(mosquitto.storm), 2)} | | |`,
-      `| Mosquitto messages received | ${fmt(mosquitto.receivedPerSecond)}/s ($SYS; offered ${fmt(mosquitto.offeredPerSecond)}/s); ours stored/Mosquitto received: ${fmt(ours.telemetry.storedPerSecond / mosquitto.receivedPerSecond, 2)} | | |`,
+      `| Mosquitto connect storm | ${stormLine(mosquitto.storm)}; ours/Mosquitto: new ${versus(ours.storm)}, known ${versus(reconnect)} | | |`,
+      `| Mosquitto messages received | ${fmt(mosquitto.receivedPerSecond)}/s ($SYS; offered ${fmt(mosquitto.offeredPerSecond)}/s); ours stored/Mosquitto received: ${telemetry ? fmt(telemetry.storedPerSecond / mosquitto.receivedPerSecond, 2) : 'n/a'} | | |`,
     );
   }
   lines.push('', `Telemetry rows at the end: ${fmt(ours.rows)}.`);
@@ -593,7 +815,8 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
 const ours = await runOurs();
 let mosquitto: MosquittoRun | string;
 const mqPid = mosquittoPid();
-if (flags['no-mosquitto']) mosquitto = 'skipped (--no-mosquitto)';
+if (!runs('mosquitto'))
+  mosquitto = flags['no-mosquitto'] ? 'skipped (--no-mosquitto)' : 'skipped (--stages)';
 else if (mqPid === undefined) mosquitto = 'skipped: no mosquitto process on this machine';
 else if (openFilesLimit(mqPid) < DEVICES + 64)
   mosquitto = `skipped: Mosquitto's open-file limit (${openFilesLimit(mqPid)}) is below the fleet`;
