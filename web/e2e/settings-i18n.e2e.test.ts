@@ -157,6 +157,7 @@ describe('language', () => {
     expect(await menuLabels(page)).toEqual([
       '首页',
       '设备管理',
+      '警告管理',
       '账户权限',
       [
         '系统管理',
@@ -181,6 +182,7 @@ describe('language', () => {
     expect(await menuLabels(page)).toEqual([
       'Home',
       'Device Management',
+      'Alarms',
       'Account permissions',
       SYSTEM_MENU_EN,
     ]);
@@ -192,7 +194,13 @@ describe('language', () => {
     await seen(page.getByTestId('log-page').getByRole('tab', { name: 'Login log' }));
     await seen(page.getByRole('button', { name: 'Log out' }));
     expect(await page.getByText('后台日志').count()).toBe(0);
-    expect(catalogs.slice(1).sort()).toEqual(['dashboard/en-US', 'en-US', 'system-log/en-US']);
+    // The home page shows the alarm feature's card, so it brings that feature's texts too.
+    expect(catalogs.slice(1).sort()).toEqual([
+      'alarm/en-US',
+      'dashboard/en-US',
+      'en-US',
+      'system-log/en-US',
+    ]);
 
     const beforeReload = catalogs.length;
     await page.reload();
@@ -204,6 +212,7 @@ describe('language', () => {
     expect(await menuLabels(page)).toEqual([
       'Home',
       'Device Management',
+      'Alarms',
       'Account permissions',
       SYSTEM_MENU_EN,
     ]);

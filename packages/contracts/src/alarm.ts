@@ -44,7 +44,7 @@ export const ALARM_CLEAR_REASONS = [
 export const ZAlarmClearReason = z.enum(ALARM_CLEAR_REASONS);
 export type TAlarmClearReason = z.infer<typeof ZAlarmClearReason>;
 
-/** Rules a company may keep, and how many devices one rule's notification may name. */
+/** Rules a company may keep. */
 export const ALARM_RULES_PER_COMPANY_MAX = 500;
 /** Receivers named on a rule, of each kind (users, roles, departments). */
 export const ALARM_TARGETS_MAX = 50;

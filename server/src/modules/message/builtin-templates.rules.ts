@@ -20,7 +20,7 @@ const CODE_TEXT_EN =
 const ALARM_VARS = {
   rule: 'Signal low',
   severity: 'major',
-  severityZh: '主要',
+  severityZh: '重要',
   device: 'R40-001',
   sn: 'R40-001',
   message: 'R40-001 信号 -105 低于 -100 已持续 5 分钟',

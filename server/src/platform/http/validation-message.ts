@@ -50,7 +50,13 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'must be at least 1': '不能小于 1',
   'must be at most 3650': '不能大于 3650',
   'must be comma-separated ids': '必须是以逗号分隔的 ID',
-  'must be devices, campaigns or device:{id}': '必须是 devices、campaigns 或 device:{id}',
+  'must be devices, campaigns, alarms or device:{id}':
+    '必须是 devices、campaigns、alarms 或 device:{id}',
+  'is required for above and below': '“高于”和“低于”必须填写阈值',
+  'is required for outside': '“超出范围”必须填写此项',
+  'must be greater than low': '必须大于下限',
+  'must be a time such as 22:00': '必须是时间，如 22:00',
+  'must differ from start': '不能与开始时间相同',
   'must be lowercase letters, digits, _ or ., starting with a letter':
     '只能包含小写字母、数字、_ 或 .，且以字母开头',
   'must not contain control characters': '不能包含控制字符',

@@ -9,7 +9,7 @@ const zhCN = {
     title: '告警列表',
     tab: '告警',
     severity: '级别',
-    severities: { critical: '紧急', major: '重要', minor: '次要', warning: '提示' },
+    severities: { critical: '紧急', major: '重要', minor: '次要', warning: '警告' },
     state: '状态',
     states: { active: '未确认', acknowledged: '已确认', cleared: '已清除' },
     clearReasons: {
