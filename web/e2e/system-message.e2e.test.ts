@@ -50,7 +50,7 @@ describe('message center', () => {
     );
     harness.track({ context, page });
     await seen(page.getByTestId('message-template-page'));
-    await seen(page.getByText('verify_code_sms', { exact: true }));
+    await seen(page.getByText('alarm_cleared', { exact: true }).first());
 
     await page.getByTestId('template-add').click();
     const dialog = page.getByRole('dialog');
@@ -74,6 +74,10 @@ describe('message center', () => {
     await page.getByTestId('template-save').click();
     await seen(toast(page, '保存成功'));
 
+    // The built-in templates fill the first page (sorted by code): find the new one by its code.
+    const templatePage = page.getByTestId('message-template-page');
+    await templatePage.getByLabel('模板编码').fill('door_open');
+    await templatePage.getByRole('button', { name: /查\s*询/ }).click();
     await page.getByTestId('template-test-door_open-email').click();
     await opened(page.getByRole('dialog'));
     await page.getByText('指定地址').click();
