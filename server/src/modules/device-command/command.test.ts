@@ -261,10 +261,13 @@ describe('commands to devices', () => {
         lateReply,
       }),
     );
-    expect(JSON.parse((await commandLog(sent.id, 'timeout')).content ?? '')).toMatchObject({
-      error: 'no answer within 5 s',
-      lateReply,
-    });
+    // The log entry takes the late answer after the command row does.
+    await vi.waitFor(async () =>
+      expect(JSON.parse((await commandLog(sent.id, 'timeout')).content ?? '')).toMatchObject({
+        error: 'no answer within 5 s',
+        lateReply,
+      }),
+    );
     await vi.waitFor(() =>
       expect(published.filter((c) => c.id === sent.id).map((c) => c.lateReply)).toEqual([
         null,
