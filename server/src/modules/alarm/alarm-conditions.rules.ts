@@ -29,6 +29,34 @@ export function inScope(scope: TAlarmScope, device: ScopedDevice): boolean {
   }
 }
 
+/** How a scope is stored: `alarm_rule.scope_kind` and `scope_value` ('' for all devices). */
+export function scopeColumns(scope: TAlarmScope): { kind: TAlarmScope['kind']; value: string } {
+  switch (scope.kind) {
+    case 'all':
+      return { kind: 'all', value: '' };
+    case 'series':
+      return { kind: 'series', value: scope.series };
+    case 'group':
+      return { kind: 'group', value: scope.groupId };
+    case 'device':
+      return { kind: 'device', value: scope.deviceId };
+  }
+}
+
+/** The scope of stored columns (the inverse of {@link scopeColumns}), not yet validated. */
+export function scopeOfColumns(kind: string, value: string): unknown {
+  switch (kind) {
+    case 'all':
+      return { kind };
+    case 'series':
+      return { kind, series: value };
+    case 'group':
+      return { kind, groupId: value };
+    default:
+      return { kind, deviceId: value };
+  }
+}
+
 /** Whether the scope needs the device's series or group (else its id is enough). */
 export function needsDeviceInfo(scope: TAlarmScope): boolean {
   return scope.kind === 'series' || scope.kind === 'group';

@@ -17,23 +17,11 @@ import { iso, isoOrNull, pageResult } from '../../platform/http/paging.js';
 import type { DepartService } from '../depart/depart.service.js';
 import type { MessageService } from '../message/message.service.js';
 import type { RoleService } from '../role/role.service.js';
+import { scopeColumns } from './alarm-conditions.rules.js';
 import type { AlarmRepository, AlarmRuleRow } from './alarm.repository.js';
 import { compileRule, type AlarmService } from './alarm.service.js';
 
 type RuleEnable = z.infer<typeof ZAlarmRuleEnable>;
-
-function scopeColumns(scope: TAlarmRuleInput['scope']): { kind: string; value: string } {
-  switch (scope.kind) {
-    case 'all':
-      return { kind: 'all', value: '' };
-    case 'series':
-      return { kind: 'series', value: scope.series };
-    case 'group':
-      return { kind: 'group', value: scope.groupId };
-    case 'device':
-      return { kind: 'device', value: scope.deviceId };
-  }
-}
 
 const missing = (asked: readonly string[], found: readonly string[]) => {
   const have = new Set(found);

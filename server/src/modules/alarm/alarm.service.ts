@@ -48,6 +48,8 @@ import {
   fillText,
   inScope,
   quietUntil,
+  scopeColumns,
+  scopeOfColumns,
 } from './alarm-conditions.rules.js';
 import type {
   AlarmDevice,
@@ -103,15 +105,7 @@ export function compileRule(row: AlarmRuleRow): CompiledRule {
     companyId: row.company_id,
     name: row.name,
     severity: row.severity as TAlarmSeverity,
-    scope: ZAlarmScope.parse(
-      row.scope_kind === 'all'
-        ? { kind: 'all' }
-        : row.scope_kind === 'series'
-          ? { kind: 'series', series: row.scope_value }
-          : row.scope_kind === 'group'
-            ? { kind: 'group', groupId: row.scope_value }
-            : { kind: 'device', deviceId: row.scope_value },
-    ),
+    scope: ZAlarmScope.parse(scopeOfColumns(row.scope_kind, row.scope_value)),
     condition: ZAlarmCondition.parse(JSON.parse(row.condition)),
     message: { zh: row.message_zh, en: row.message_en },
     quietHours: row.quiet_hours ? ZQuietHours.parse(JSON.parse(row.quiet_hours)) : null,
@@ -518,21 +512,10 @@ export class AlarmService {
   }
 
   offlineCandidates(rule: CompiledRule, cutoff: number, now: number, limit: number) {
-    const scope = rule.scope;
+    const scope = scopeColumns(rule.scope);
     return this.repository.offlineCandidates(
       rule.companyId,
-      {
-        id: rule.id,
-        scopeKind: scope.kind,
-        scopeValue:
-          scope.kind === 'series'
-            ? scope.series
-            : scope.kind === 'group'
-              ? scope.groupId
-              : scope.kind === 'device'
-                ? scope.deviceId
-                : '',
-      },
+      { id: rule.id, scopeKind: scope.kind, scopeValue: scope.value },
       cutoff,
       now,
       limit,
@@ -566,16 +549,12 @@ export class AlarmService {
 
   async sendDue(): Promise<void> {
     const now = this.deps.clock();
-    const rules = new Map<string, CompiledRule | null>();
+    const ruleOf = this.ruleReader();
     for (const row of await this.repository.dueNotifications(now, NOTIFY_BATCH)) {
       const due = row.next_notify_time;
       if (due === null) continue;
-      let rule = row.rule_id ? rules.get(row.rule_id) : null;
-      if (rule === undefined && row.rule_id) {
-        const found = await this.repository.ruleById(row.company_id, row.rule_id);
-        rule = found && found.enabled === 1 ? compileRule(found) : null;
-        rules.set(row.rule_id, rule);
-      }
+      const found = await ruleOf(row);
+      const rule = found?.enabled ? found.rule : null;
       if (!rule || rule.notify.channels.length === 0) {
         await this.repository.setNextNotify(row.company_id, row.id, null);
         continue;
@@ -591,16 +570,25 @@ export class AlarmService {
     }
   }
 
-  private async notifyCleared(rows: AlarmRow[]): Promise<void> {
-    const rules = new Map<string, CompiledRule | null>();
-    for (const row of rows) {
-      if (!row.rule_id) continue;
-      let rule = rules.get(row.rule_id);
-      if (rule === undefined) {
-        const found = await this.repository.ruleById(row.company_id, row.rule_id);
-        rule = found ? compileRule(found) : null;
-        rules.set(row.rule_id, rule);
+  /** Reads each alarm's rule once for a run over many alarms; null when the rule is gone. */
+  private ruleReader() {
+    const rules = new Map<string, { rule: CompiledRule; enabled: boolean } | null>();
+    return async (row: AlarmRow) => {
+      if (!row.rule_id) return null;
+      let found = rules.get(row.rule_id);
+      if (found === undefined) {
+        const stored = await this.repository.ruleById(row.company_id, row.rule_id);
+        found = stored ? { rule: compileRule(stored), enabled: stored.enabled === 1 } : null;
+        rules.set(row.rule_id, found);
       }
+      return found;
+    };
+  }
+
+  private async notifyCleared(rows: AlarmRow[]): Promise<void> {
+    const ruleOf = this.ruleReader();
+    for (const row of rows) {
+      const rule = (await ruleOf(row))?.rule;
       if (!rule?.notify.onClear || rule.notify.channels.length === 0) continue;
       // What clears during quiet hours is not worth waking anyone for.
       if (quietUntil(rule.quietHours, this.deps.clock()) !== null) continue;
