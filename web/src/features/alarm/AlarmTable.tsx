@@ -1,15 +1,15 @@
-import { DownloadOutlined } from '@ant-design/icons';
 import type { ProFormInstance } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TAlarm } from '@blrms/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dropdown, Space } from 'antd';
+import { Button, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ALARM_COUNTS_KEY } from '../../shared/alarm/use-alarm-counts';
+import { ExportButton } from '../../shared/ExportButton';
 import { useLiveReload } from '../../shared/device/use-device-status';
 import { formatPageRange } from '../../shared/format';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -89,7 +89,6 @@ export function AlarmTable({ deviceId, extra }: { deviceId?: string; extra?: Rea
   const [selected, setSelected] = useState<string[]>([]);
   const [action, setAction] = useState<AlarmAction | null>(null);
   const [viewing, setViewing] = useState<TAlarm | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const liveReload = useLiveReload(() => alarms.refetch());
   const countsReload = useLiveReload(() =>
@@ -115,17 +114,6 @@ export function AlarmTable({ deviceId, extra }: { deviceId?: string; extra?: Rea
 
   const search = (values: AlarmSearch) =>
     setParams((p) => ({ ...ALARM_PAGE, pageSize: p.pageSize, deviceId, ...filterOf(values) }));
-
-  const runExport = async (format: (typeof EXPORT_FORMATS)[number]) => {
-    setExporting(true);
-    try {
-      await exportAlarms(params, format);
-    } catch {
-      // Reported by the HTTP client.
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns = alarmColumns(t, {
     oneDevice,
@@ -220,28 +208,14 @@ export function AlarmTable({ deviceId, extra }: { deviceId?: string; extra?: Rea
         toolBarRender={() => [
           extra,
           can.export && (
-            <Dropdown
+            <ExportButton
               key="export"
-              trigger={['click']}
-              menu={{
-                items: EXPORT_FORMATS.map((format) => ({
-                  key: format,
-                  label: (
-                    <span data-testid={`alarm-export-${format}`}>
-                      {t(`alarm.exportFormats.${format}`)}
-                    </span>
-                  ),
-                })),
-                onClick: ({ key }) => {
-                  const format = EXPORT_FORMATS.find((f) => f === key);
-                  if (format) void runExport(format);
-                },
-              }}
-            >
-              <Button icon={<DownloadOutlined />} loading={exporting} data-testid="alarm-export">
-                {t('alarm.export')}
-              </Button>
-            </Dropdown>
+              formats={EXPORT_FORMATS}
+              label={t('alarm.export')}
+              formatLabel={(format) => t(`alarm.exportFormats.${format}`)}
+              onExport={(format) => exportAlarms(params, format)}
+              testId="alarm-export"
+            />
           ),
         ]}
         scroll={{ x: oneDevice ? 1300 : 1500 }}

@@ -1,4 +1,4 @@
-import { DownloadOutlined, ImportOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { ImportOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProFormInstance } from '@ant-design/pro-components';
 import { ProTable } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
@@ -9,12 +9,13 @@ import {
   EXPORT_FORMATS,
 } from '@blrms/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Dropdown, Popconfirm, Space } from 'antd';
+import { App, Button, Popconfirm, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useDeviceStatus, useLiveReload } from '../../shared/device/use-device-status';
+import { ExportButton } from '../../shared/ExportButton';
 import { formatPageRange } from '../../shared/format';
 import { Authorized } from '../../shared/permission/Authorized';
 import { useHasAction } from '../../shared/permission/use-has-action';
@@ -96,7 +97,6 @@ export default function DeviceListPage() {
   const [form, setForm] = useState<Form>({ open: false });
   const [moving, setMoving] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
 
   const client = useQueryClient();
   const devices = useDevices(params);
@@ -187,18 +187,6 @@ export default function DeviceListPage() {
       </Space>
     ),
   });
-
-  const runExport = async (format: (typeof EXPORT_FORMATS)[number]) => {
-    setExporting(true);
-    try {
-      const { pageNo: _pageNo, pageSize: _pageSize, ...filter } = params;
-      await exportDevices({ ...filter, format });
-    } catch {
-      // Reported by the HTTP client.
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const search = (values: DeviceSearch) =>
     setParams((p) => ({
@@ -304,27 +292,16 @@ export default function DeviceListPage() {
             </Button>
           </Authorized>,
           <Authorized action="device:export" key="export">
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: EXPORT_FORMATS.map((format) => ({
-                  key: format,
-                  label: (
-                    <span data-testid={`device-export-${format}`}>
-                      {t(`device.export.${format}`)}
-                    </span>
-                  ),
-                })),
-                onClick: ({ key }) => {
-                  const format = EXPORT_FORMATS.find((f) => f === key);
-                  if (format) void runExport(format);
-                },
+            <ExportButton
+              formats={EXPORT_FORMATS}
+              label={t('device.export.button')}
+              formatLabel={(format) => t(`device.export.${format}`)}
+              onExport={(format) => {
+                const { pageNo: _pageNo, pageSize: _pageSize, ...filter } = params;
+                return exportDevices({ ...filter, format });
               }}
-            >
-              <Button icon={<DownloadOutlined />} loading={exporting} data-testid="device-export">
-                {t('device.export.button')}
-              </Button>
-            </Dropdown>
+              testId="device-export"
+            />
           </Authorized>,
           <Authorized action="device:add" key="add">
             <Button
