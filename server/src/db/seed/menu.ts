@@ -91,6 +91,32 @@ export const MENU_GROUPS: SeedPermission[] = [
     is_leaf: 0,
   },
   {
+    key: 'base',
+    name: '基础数据',
+    name_en: 'Base data',
+    menu_type: 0,
+    url: '/base',
+    component_name: 'base',
+    component: 'layouts/RouteView',
+    redirect: '/base/goods',
+    icon: 'database',
+    sort_no: 30,
+    is_leaf: 0,
+  },
+  {
+    key: 'online',
+    name: '在线表单',
+    name_en: 'Online forms',
+    menu_type: 0,
+    url: '/online',
+    component_name: 'online',
+    component: 'layouts/RouteView',
+    redirect: '/online/form',
+    icon: 'form',
+    sort_no: 40,
+    is_leaf: 0,
+  },
+  {
     key: 'system',
     name: '系统管理',
     name_en: 'System management',
@@ -168,8 +194,9 @@ export function isPlatformOnly(perms: string | null | undefined): boolean {
 /**
  * Menu keys the `operator` role (运维人员) is granted when it is created; `admin` gets every row.
  * An operator looks after the fleet: devices, their groups, logs, firmware and campaigns, and may
- * configure devices and send them the predefined commands; token keys, deleting devices, free-form
- * commands and starting campaigns stay with administrators.
+ * configure devices and send them the predefined commands, and answers alarms (acknowledge, clear,
+ * export); token keys, deleting devices, free-form commands, starting campaigns and alarm rules
+ * stay with administrators.
  */
 export const OPERATOR_MENU = [
   'dashboard-analysis',
@@ -185,4 +212,9 @@ export const OPERATOR_MENU = [
   'device-firmware',
   'device-campaign',
   'device-campaign-detail',
+  'alarm',
+  'alarm-list',
+  'alarm-list-ack',
+  'alarm-list-clear',
+  'alarm-list-export',
 ];

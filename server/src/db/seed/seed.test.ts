@@ -126,4 +126,26 @@ describe('the /test route', () => {
     const menu = await menuOf(await t.login('testop', 'Strong-Pass-42'));
     expect(menu.map((m) => m.path)).not.toContain('/test');
   });
+
+  it('lets operators answer alarms but not write alarm rules', async () => {
+    await t.createUser({
+      username: 'alarmop',
+      password: 'Strong-Pass-42',
+      roleIds: [OPERATOR_ROLE_ID],
+    });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/sys/permission/getUserPermissionByToken',
+      headers: authHeaders(await t.login('alarmop', 'Strong-Pass-42')),
+    });
+    const { menu, auth } = res.json().result as {
+      menu: TMenuItem[];
+      auth: { action: string }[];
+    };
+    const alarmPages = menu.find((m) => m.path === '/alarm')?.children?.map((c) => c.path);
+    expect(alarmPages).toEqual(['/alarm/list']);
+    const actions = auth.map((a) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(['alarm:ack', 'alarm:clear', 'alarm:export']));
+    expect(actions).not.toContain('alarm:rule:add');
+  });
 });
