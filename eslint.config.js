@@ -275,6 +275,30 @@ export default tseslint.config(
               methods: ['deleteEndedBefore'],
               reason: 'connection retention is platform-wide',
             },
+            // sys_permission is the shared menu catalogue (company_id null) plus each company's
+            // online-form rows: these readers filter on `company_id is null or = ?` themselves,
+            // which `scoped()` (equality only) cannot express.
+            {
+              file: 'server/src/platform/auth/permission.repository.ts',
+              reason:
+                'the catalogue is loaded once; PermissionService.catalogue(companyId) filters it',
+            },
+            {
+              file: 'server/src/modules/permission/permission-admin.repository.ts',
+              reason:
+                'platform administrators edit the shared rows; the grant tree adds the caller company’s',
+            },
+            {
+              class: 'RoleRepository',
+              methods: ['permsOf', 'livePermissionIds'],
+              reason:
+                'catalogue rows are shared; livePermissionIds keeps the shared and the company’s own',
+            },
+            {
+              class: 'DataRuleRepository',
+              methods: ['permissionIdsOf'],
+              reason: 'data rules hang on shared catalogue rows',
+            },
           ],
         },
       ],

@@ -11,6 +11,7 @@ import { announcementModule } from './modules/announcement/announcement.module.j
 import type { AnnouncementService } from './modules/announcement/announcement.service.js';
 import { apiKeyModule } from './modules/api-key/api-key.module.js';
 import { authModule, type AuthModuleOptions } from './modules/auth/auth.module.js';
+import { baseDataModule } from './modules/base-data/base-data.module.js';
 import type {
   CampaignEngine,
   CampaignEngineOptions,
@@ -43,6 +44,7 @@ import { logModule } from './modules/log/log.module.js';
 import { messageModule } from './modules/message/message.module.js';
 import type { MessageService } from './modules/message/message.service.js';
 import { monitorModule } from './modules/monitor/monitor.module.js';
+import { onlineFormModule } from './modules/online-form/online-form.module.js';
 import { permissionModule } from './modules/permission/permission.module.js';
 import { positionModule } from './modules/position/position.module.js';
 import { roleModule } from './modules/role/role.module.js';
@@ -50,6 +52,7 @@ import {
   scheduledJobModule,
   type MessageCenter,
 } from './modules/scheduled-job/scheduled-job.module.js';
+import { siteMapModule } from './modules/site-map/site-map.module.js';
 import { ssoModule } from './modules/sso/sso.module.js';
 import { twoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { userModule } from './modules/user/user.module.js';
@@ -143,6 +146,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // One file store and quota ledger for every feature that stores files.
   const files = fileStorage(platform);
   const firmware = firmwareModule(platform, files);
+  const ossFile = ossFileModule(platform, files);
   const campaign = campaignModule(
     platform,
     { ...device, ...gateway, ...deviceConfig, ...firmware, ...message },
@@ -182,7 +186,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     deviceConfig.module,
     deviceCommand.module,
     firmware.module,
-    ossFileModule(platform, files).module,
+    ossFile.module,
+    baseDataModule(platform, ossFile).module,
     campaign.module,
     alarm.module,
     scheduledJob.module,
@@ -199,6 +204,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     company.module,
     apiKey.module,
     monitorModule(platform, gateway).module,
+    onlineFormModule(platform, dict).module,
+    siteMapModule(platform).module,
   ];
 
   const menuRows = modules.flatMap((module) => module.menu ?? []);

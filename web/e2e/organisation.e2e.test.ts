@@ -159,8 +159,15 @@ describe('organisational structure', () => {
     await seen(sideMenu(member).getByText('系统管理', { exact: true }));
     await sideMenu(member).getByText('系统管理', { exact: true }).click();
     await seen(sideMenu(member).getByText('后台日志', { exact: true }));
-    // The Operator role's device pages, and the log page of the department role.
-    expect(await menuTexts(member)).toEqual(['首页', '设备管理', '系统管理', '后台日志']);
+    // The Operator role's device, alarm and map pages, and the log page of the department role.
+    expect(await menuTexts(member)).toEqual([
+      '首页',
+      '设备管理',
+      '警告管理',
+      '基础数据',
+      '系统管理',
+      '后台日志',
+    ]);
     await sideMenu(member).getByText('后台日志', { exact: true }).click();
     await seen(member.getByTestId('log-page'));
   });

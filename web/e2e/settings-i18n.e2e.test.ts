@@ -158,6 +158,8 @@ describe('language', () => {
       '首页',
       '设备管理',
       '警告管理',
+      '基础数据',
+      '在线表单',
       '账户权限',
       [
         '系统管理',
@@ -183,6 +185,8 @@ describe('language', () => {
       'Home',
       'Device Management',
       'Alarms',
+      'Base data',
+      'Online forms',
       'Account permissions',
       SYSTEM_MENU_EN,
     ]);
@@ -213,6 +217,8 @@ describe('language', () => {
       'Home',
       'Device Management',
       'Alarms',
+      'Base data',
+      'Online forms',
       'Account permissions',
       SYSTEM_MENU_EN,
     ]);

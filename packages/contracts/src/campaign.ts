@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZPageQuery, ZTimestamp, pageOf } from './common.js';
-import { ZDeviceSeries, ZIdBody } from './device.js';
+import { DEVICE_TAGS_MAX, ZDeviceSeries, ZDeviceTag, ZIdBody } from './device.js';
 import { ZFirmwareVersion } from './firmware.js';
 
 /*
@@ -92,7 +92,8 @@ export const OFFLINE_AT_WAVE_DEADLINE = 'offline at wave deadline';
 export const CAMPAIGN_TARGET_MAX_IDS = 10_000;
 
 /**
- * Which devices: the listed ones, or a group and/or series, narrowed by current firmware version
+ * Which devices: the listed ones, or a group, series and/or tags (devices with any of the tags,
+ * as they are when the campaign is created), narrowed by current firmware version
  * (inclusive range) and to devices online when the campaign is created. Devices the user may not
  * see (another company, data rules) are refused, not skipped.
  */
@@ -101,13 +102,19 @@ export const ZCampaignTarget = z
     deviceIds: z.array(ZId).min(1).max(CAMPAIGN_TARGET_MAX_IDS).optional(),
     groupId: ZId.optional(),
     series: ZDeviceSeries.optional(),
+    tags: z
+      .array(ZDeviceTag)
+      .min(1)
+      .max(DEVICE_TAGS_MAX)
+      .optional()
+      .describe('Devices with any of these tags'),
     versionFrom: ZFirmwareVersion.optional(),
     versionTo: ZFirmwareVersion.optional(),
     onlineOnly: z.boolean().default(false),
   })
   .strict()
-  .refine((t) => t.deviceIds || t.groupId || t.series, {
-    message: 'name devices, a group or a series',
+  .refine((t) => t.deviceIds || t.groupId || t.series || t.tags, {
+    message: 'name devices, a group, a series or tags',
     path: ['deviceIds'],
   });
 export type TCampaignTarget = z.infer<typeof ZCampaignTarget>;

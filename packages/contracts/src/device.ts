@@ -169,6 +169,56 @@ export type TDeviceGroupEdit = z.infer<typeof ZDeviceGroupEdit>;
 export const ZDeviceGroupOption = z.object({ id: ZId, name: z.string() });
 export type TDeviceGroupOption = z.infer<typeof ZDeviceGroupOption>;
 
+// ---------------------------------------------------------------- device tags
+
+/**
+ * A free tag on a device (issue 20): 1 to 32 characters once trimmed, no commas (lists of tags
+ * travel comma-separated in query strings and sheet cells). At most DEVICE_TAGS_MAX per device.
+ */
+export const DEVICE_TAG_MAX_LENGTH = 32;
+export const DEVICE_TAGS_MAX = 20;
+export const ZDeviceTag = z
+  .string()
+  .trim()
+  .min(1)
+  .max(DEVICE_TAG_MAX_LENGTH)
+  .refine((t) => !t.includes(','), 'must not contain a comma')
+  .describe('A device tag: 1 to 32 characters, no commas');
+export type TDeviceTag = z.infer<typeof ZDeviceTag>;
+export const ZDeviceTags = z
+  .array(ZDeviceTag)
+  .max(DEVICE_TAGS_MAX)
+  .describe('Tags of a device (at most 20)');
+
+/** Comma-separated tags, as in `list?tags=a,b`: devices with any of them. */
+export const ZDeviceTagList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(ZDeviceTag).min(1).max(DEVICE_TAGS_MAX))
+  .describe('Comma-separated tags (at most 20): devices with any of them');
+
+/** Tags added to or taken from devices of a list selection. */
+export const ZDeviceTagsChange = z
+  .object({
+    ids: z.array(ZId).min(1).max(1000),
+    tags: z.array(ZDeviceTag).min(1).max(DEVICE_TAGS_MAX),
+  })
+  .strict();
+export type TDeviceTagsChange = z.infer<typeof ZDeviceTagsChange>;
+
+/** The tag counts answer at most this many tags, the most used first. */
+export const DEVICE_TAG_COUNTS_MAX = 500;
+export const ZDeviceTagCount = z.object({
+  tag: z.string(),
+  count: z.number().int().describe('Devices of the company with the tag'),
+});
+export type TDeviceTagCount = z.infer<typeof ZDeviceTagCount>;
+
 // ---------------------------------------------------------------- devices
 
 export const ZDevice = z.object({
@@ -189,7 +239,17 @@ export const ZDevice = z.object({
   ownerName: z.string().describe('Username of the owner'),
   remark: z.string().nullable(),
   ip: z.string().nullable(),
-  location: z.string().nullable(),
+  location: z.string().nullable().describe('Installation note (free text)'),
+  goodsId: ZId.nullable().describe('The goods (base data) the device is'),
+  goodsModel: z.string().nullable().describe('Model of the goods'),
+  locationId: ZId.nullable().describe('Where the device is (base data location)'),
+  locationPath: z
+    .string()
+    .nullable()
+    .describe('Names from the top location down, joined by " / " (华东 / 上海站 / 柜1)'),
+  vendorId: ZId.nullable().describe('The vendor (base data) of the device'),
+  vendorName: z.string().nullable(),
+  tags: z.array(z.string()).describe('The device’s tags, sorted'),
   lastSeenAt: ZTimestamp.nullable(),
   lastConnectAt: ZTimestamp.nullable(),
   lastDisconnectAt: ZTimestamp.nullable(),
@@ -223,6 +283,10 @@ export const ZDeviceFilter = z.object({
   status: ZDeviceStatus.optional(),
   ownerId: ZId.optional(),
   tokenId: ZId.optional(),
+  goodsId: ZId.optional(),
+  locationId: ZId.optional().describe('A location: devices there or at any location under it'),
+  vendorId: ZId.optional(),
+  tags: ZDeviceTagList.optional(),
   createTime_begin: z.iso.datetime({ offset: true }).optional(),
   createTime_end: z.iso.datetime({ offset: true }).optional(),
 });
@@ -256,6 +320,10 @@ export const ZDeviceCreate = z
     groupId: ZId.nullable().optional(),
     remark: ZRemark.optional(),
     location: z.string().trim().max(128).optional(),
+    goodsId: ZId.nullable().optional(),
+    locationId: ZId.nullable().optional(),
+    vendorId: ZId.nullable().optional(),
+    tags: ZDeviceTags.optional(),
   })
   .strict();
 export type TDeviceCreate = z.infer<typeof ZDeviceCreate>;
@@ -271,6 +339,10 @@ export const ZDeviceEdit = z
     groupId: ZId.nullable().optional(),
     remark: ZRemark.nullable().optional(),
     location: z.string().trim().max(128).nullable().optional(),
+    goodsId: ZId.nullable().optional(),
+    locationId: ZId.nullable().optional(),
+    vendorId: ZId.nullable().optional(),
+    tags: ZDeviceTags.optional().describe('The device’s tags: replaces them all when given'),
     enabled: z.boolean(),
   })
   .strict();
@@ -300,6 +372,10 @@ export const IMPORT_COLUMNS = [
   'group',
   'remark',
   'location',
+  'goods',
+  'locationPath',
+  'vendor',
+  'tags',
 ] as const;
 export const IMPORT_FILE_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_ROWS_MAX = 50_000;
@@ -342,6 +418,10 @@ export const ZDeviceImportResult = z.object({
         group: z.string(),
         remark: z.string(),
         location: z.string(),
+        goods: z.string(),
+        locationPath: z.string(),
+        vendor: z.string(),
+        tags: z.string(),
       }),
     )
     .describe('The first 100 data rows as read'),

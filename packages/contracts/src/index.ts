@@ -26,3 +26,6 @@ export * from './monitor.js';
 export * from './oss-files.js';
 export * from './message-center.js';
 export * from './alarm.js';
+export * from './site-map.js';
+export * from './base-data.js';
+export * from './online-form.js';

@@ -75,8 +75,18 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
     withTexts(['system-monitor'], import('../features/system-monitor/OnlineUserListPage')),
   'alarm/AlarmList': () => withTexts(['alarm'], import('../features/alarm/AlarmListPage')),
   'alarm/AlarmRuleList': () => withTexts(['alarm'], import('../features/alarm/AlarmRuleListPage')),
+  'online/FormList': () =>
+    withTexts(['online-form'], import('../features/online-form/FormListPage')),
+  // One page serves every published form; it reads the form's code from its route.
+  'online/FormRecords': () =>
+    withTexts(['online-form'], import('../features/online-form/FormRecordsPage')),
   'test/TestHome': () => withTexts(['test-home'], import('../features/test-home/TestHomePage')),
   'isps/ApiKeys': () => withTexts(['api-key'], import('../features/api-key/ApiKeysPage')),
+  'base/GoodsList': () => withTexts(['base-data'], import('../features/base-data/GoodsListPage')),
+  'base/LocationList': () =>
+    withTexts(['base-data'], import('../features/base-data/LocationListPage')),
+  'base/VendorList': () => withTexts(['base-data'], import('../features/base-data/VendorListPage')),
+  'base/SiteMap': () => withTexts(['site-map'], import('../features/site-map/SiteMapPage')),
 };
 
 /** The page behind the home path, which every login lands on unless it has a redirect. */

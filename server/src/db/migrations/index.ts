@@ -24,6 +24,9 @@ import * as dictionaries from './20261127100100-dictionaries.js';
 import * as ossFiles from './20261127100500-oss-files.js';
 import * as messageCenter from './20261127100400-message-center.js';
 import * as alarms from './20261127110000-alarms.js';
+import * as baseData from './20261127200100-base-data.js';
+import * as deviceTags from './20261127200200-device-tags.js';
+import * as onlineForms from './20261127200300-online-forms.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +55,7 @@ export const migrations: Record<string, Migration> = {
   '20261127100500-oss-files': ossFiles,
   '20261127100400-message-center': messageCenter,
   '20261127110000-alarms': alarms,
+  '20261127200100-base-data': baseData,
+  '20261127200200-device-tags': deviceTags,
+  '20261127200300-online-forms': onlineForms,
 };

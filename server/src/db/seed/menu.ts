@@ -185,6 +185,7 @@ export const PLATFORM_ONLY_PERMS = [
   'firmware:settings',
   'system:monitor',
   'system:online',
+  'base:sites:settings',
 ];
 
 export function isPlatformOnly(perms: string | null | undefined): boolean {
@@ -194,9 +195,9 @@ export function isPlatformOnly(perms: string | null | undefined): boolean {
 /**
  * Menu keys the `operator` role (运维人员) is granted when it is created; `admin` gets every row.
  * An operator looks after the fleet: devices, their groups, logs, firmware and campaigns, and may
- * configure devices and send them the predefined commands, and answers alarms (acknowledge, clear,
- * export); token keys, deleting devices, free-form commands, starting campaigns and alarm rules
- * stay with administrators.
+ * configure devices and send them the predefined commands, answers alarms (acknowledge, clear,
+ * export) and sees the sites map; token keys, deleting devices, free-form commands, starting
+ * campaigns and alarm rules stay with administrators.
  */
 export const OPERATOR_MENU = [
   'dashboard-analysis',
@@ -217,4 +218,6 @@ export const OPERATOR_MENU = [
   'alarm-list-ack',
   'alarm-list-clear',
   'alarm-list-export',
+  'base',
+  'base-sites',
 ];

@@ -143,6 +143,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     .selectFrom('sys_permission')
     .select('id')
     .where('del_flag', '=', 0)
+    // A company's own rows (its published online forms) are granted by publishing.
+    .where('company_id', 'is', null)
     .execute();
   const grants = [
     ...allPermissions.map((p) => ({ role_id: ADMIN_ROLE_ID, permission_id: p.id })),

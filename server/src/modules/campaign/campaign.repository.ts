@@ -40,6 +40,8 @@ export interface TargetFilter {
   ids?: string[];
   groupId?: string;
   series?: string;
+  /** Devices with any of these tags. */
+  tags?: string[];
   onlineOnly: boolean;
 }
 
@@ -159,6 +161,13 @@ export class CampaignRepository {
       if (ids) query = query.where('device.id', 'in', ids);
       if (filter.groupId) query = query.where('device.group_id', '=', filter.groupId);
       if (filter.series) query = query.where('device.series', '=', filter.series);
+      if (filter.tags) {
+        const tagged = scoped(this.db, companyId)
+          .selectFrom('device_tag')
+          .select('device_tag.device_id')
+          .where('device_tag.tag', 'in', filter.tags);
+        query = query.where('device.id', 'in', tagged);
+      }
       if (filter.onlineOnly) query = query.where('device.status', '=', 'online');
       const where = dataRuleWhere(rules, DEVICE_RULE_COLUMNS);
       if (where) query = query.where(where);

@@ -383,7 +383,13 @@ export class CampaignService {
     const rules = await this.dataRules.filterFor(scope, DEVICE_RULES);
     const matched = await this.repository.targetDevices(
       scope.companyId,
-      { ids, groupId: target.groupId, series: target.series, onlineOnly: target.onlineOnly },
+      {
+        ids,
+        groupId: target.groupId,
+        series: target.series,
+        tags: target.tags,
+        onlineOnly: target.onlineOnly,
+      },
       rules,
     );
     if (ids) {

@@ -165,7 +165,11 @@ describe('campaign API', () => {
       ['a wave deadline of no time', { waveDeadlineMinutes: 0 }, /^waveDeadlineMinutes: /],
       ['an unknown deadline action', { onWaveDeadline: 'wait' }, /^onWaveDeadline: /],
       ['a start time that is no time', { startAt: 'tonight' }, /^startAt: /],
-      ['an empty target', { target: {} }, /^target\.deviceIds: name devices, a group or a series/],
+      [
+        'an empty target',
+        { target: {} },
+        /^target\.deviceIds: name devices, a group, a series or tags/,
+      ],
       [
         'an inverted version range',
         { target: { series: 'R40', versionFrom: '2', versionTo: '1' } },

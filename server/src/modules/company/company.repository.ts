@@ -95,6 +95,8 @@ export class CompanyRepository {
       .selectFrom('sys_permission')
       .select(['id', 'perms'])
       .where('del_flag', '=', 0)
+      // Other companies' rows (their online forms) are theirs alone.
+      .where('company_id', 'is', null)
       .execute();
     return rows
       .filter((r) => !platformOnlyPrefixes.some((p) => r.perms?.startsWith(p)))

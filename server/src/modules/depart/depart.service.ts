@@ -389,7 +389,7 @@ export class DepartService {
   async ceilingTree(scope: Scope, departId: string, lang: Lang): Promise<TGrantTree> {
     await this.requireDepart(scope, departId);
     const [catalogue, ceiling] = await Promise.all([
-      this.permissions.catalogue(),
+      this.permissions.catalogue(scope.companyId),
       this.repository.departPermissionIds(departId),
     ]);
     const allowed = new Set(ceiling);
@@ -428,7 +428,7 @@ export class DepartService {
     if (grants.platformAdmin) return;
     const missing = permissionIds.find((id) => !grants.ids.has(id));
     if (missing === undefined) return;
-    const row = (await this.permissions.catalogue()).find((p) => p.id === missing);
+    const row = (await this.permissions.catalogue(scope.companyId)).find((p) => p.id === missing);
     throw new AppError('orgBeyondYourPermissions', 403, {
       name: row?.name ?? missing,
       nameEn: row?.name_en ?? row?.name ?? missing,

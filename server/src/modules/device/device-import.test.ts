@@ -67,6 +67,10 @@ describe('device import and export', () => {
       group: 'Plant 1',
       remark: 'quoted, with comma',
       location: 'Shenzhen',
+      goods: '',
+      locationPath: '',
+      vendor: '',
+      tags: '',
     });
     expect(result.errors).toEqual([
       { row: 4, field: 'sn', message: 'must be 1 to 64 letters, digits, _ or -' },
@@ -198,7 +202,7 @@ describe('device import and export', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      '设备标签码,SN,设备名称,设备系列,型号,固件版本,分组,状态,Token密钥,所属用户,IP,位置,最后在线,创建时间,备注',
+      '设备标签码,SN,设备名称,设备系列,型号,固件版本,分组,状态,Token密钥,所属用户,IP,位置,最后在线,创建时间,备注,物料型号,位置路径,供应商,标签',
     );
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(['CSV-1', 'CSV-2', 'CSV-4']);
     expect(lines[1]).toContain('"quoted, with comma"');

@@ -22,6 +22,7 @@ export const DEVICE_LOG_SUBJECTS = {
   'device.delete': 'deviceLogSubjectDelete',
   'device.import': 'deviceLogSubjectImport',
   'device.move': 'deviceLogSubjectMove',
+  'device.tags': 'deviceLogSubjectTags',
   'config.push': 'deviceLogSubjectConfigPush',
   'command.send': 'deviceLogSubjectCommandSend',
   'ota.notify': 'deviceLogSubjectOtaNotify',

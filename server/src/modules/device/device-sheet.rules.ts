@@ -21,6 +21,10 @@ const IMPORT_COLUMN_LABELS: Record<ImportColumn, MessageKey> = {
   group: 'deviceColumnGroup',
   remark: 'deviceColumnRemark',
   location: 'deviceColumnLocation',
+  goods: 'deviceColumnGoods',
+  locationPath: 'deviceColumnLocationPath',
+  vendor: 'deviceColumnVendor',
+  tags: 'deviceColumnTags',
 };
 
 const LANGS: Lang[] = ['zh-CN', 'en-US'];

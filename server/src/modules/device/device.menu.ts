@@ -45,6 +45,7 @@ export const deviceMenu: SeedPermission[] = [
     [
       ['device:add', '添加', 'Add'],
       ['device:edit', '编辑', 'Edit'],
+      ['device:tag', '标签', 'Tags'],
       ['device:delete', '删除', 'Delete'],
       ['device:import', '导入', 'Import'],
       ['device:export', '导出', 'Export'],

@@ -57,6 +57,48 @@ export const deviceMessages = defineMessages({
     'zh-CN': (p) => `分组 ${p.name} 不存在`,
     'en-US': (p) => `group ${p.name} does not exist`,
   },
+  importRowGoodsUnknown: {
+    'zh-CN': (p) => `物料型号 ${p.name} 不存在`,
+    'en-US': (p) => `goods model ${p.name} does not exist`,
+  },
+  importRowGoodsAmbiguous: {
+    'zh-CN': (p) => `物料型号 ${p.name} 有多个硬件版本，请在设备表单中选择`,
+    'en-US': (p) =>
+      `goods model ${p.name} has several hardware revisions: choose one in the device form`,
+  },
+  importRowLocationUnknown: {
+    'zh-CN': (p) => `位置 ${p.name} 不存在（写法如 华东 / 上海站 / 柜1）`,
+    'en-US': (p) => `location ${p.name} does not exist (write it as Region / Site / Cabinet)`,
+  },
+  importRowLocationAmbiguous: {
+    'zh-CN': (p) => `位置 ${p.name} 不唯一，请在设备表单中选择`,
+    'en-US': (p) => `location ${p.name} is not unique: choose it in the device form`,
+  },
+  importRowVendorUnknown: {
+    'zh-CN': (p) => `供应商 ${p.name} 不存在`,
+    'en-US': (p) => `vendor ${p.name} does not exist`,
+  },
+  importRowTagInvalid: {
+    'zh-CN': (p) => `标签 ${p.tag} 无效：每个标签 1-32 个字符，以逗号分隔`,
+    'en-US': (p) => `tag ${p.tag} is invalid: each tag has 1 to 32 characters, separated by commas`,
+  },
+  importRowTagsTooMany: {
+    'zh-CN': (p) => `最多 ${p.max} 个标签`,
+    'en-US': (p) => `at most ${p.max} tags`,
+  },
+  deviceGoodsNotFound: { 'zh-CN': 'goodsId: 物料不存在', 'en-US': 'goodsId: goods not found' },
+  deviceLocationNotFound: {
+    'zh-CN': 'locationId: 位置不存在',
+    'en-US': 'locationId: location not found',
+  },
+  deviceVendorNotFound: {
+    'zh-CN': 'vendorId: 供应商不存在',
+    'en-US': 'vendorId: vendor not found',
+  },
+  deviceTagsTooMany: {
+    'zh-CN': (p) => `tags: 每台设备最多 ${p.max} 个标签（${p.sn} 将有 ${p.count} 个）`,
+    'en-US': (p) => `tags: at most ${p.max} tags per device (${p.sn} would have ${p.count})`,
+  },
   deviceColumnSn: { 'zh-CN': 'SN', 'en-US': 'SN' },
   deviceColumnName: { 'zh-CN': '设备名称', 'en-US': 'Name' },
   deviceColumnSeries: { 'zh-CN': '设备系列', 'en-US': 'Series' },
@@ -65,6 +107,10 @@ export const deviceMessages = defineMessages({
   deviceColumnGroup: { 'zh-CN': '分组', 'en-US': 'Group' },
   deviceColumnRemark: { 'zh-CN': '备注', 'en-US': 'Remark' },
   deviceColumnLocation: { 'zh-CN': '位置', 'en-US': 'Location' },
+  deviceColumnGoods: { 'zh-CN': '物料型号', 'en-US': 'Goods model' },
+  deviceColumnLocationPath: { 'zh-CN': '位置路径', 'en-US': 'Location path' },
+  deviceColumnVendor: { 'zh-CN': '供应商', 'en-US': 'Vendor' },
+  deviceColumnTags: { 'zh-CN': '标签', 'en-US': 'Tags' },
   deviceColumnTagCode: { 'zh-CN': '设备标签码', 'en-US': 'Tag code' },
   deviceColumnStatus: { 'zh-CN': '状态', 'en-US': 'Status' },
   deviceColumnToken: { 'zh-CN': 'Token密钥', 'en-US': 'Token key' },
@@ -87,6 +133,7 @@ export const deviceMessages = defineMessages({
   deviceLogSubjectAlarmAck: { 'zh-CN': '告警确认', 'en-US': 'Alarm acknowledged' },
   deviceLogSubjectAlarmClear: { 'zh-CN': '告警清除', 'en-US': 'Alarm cleared' },
   deviceLogSubjectScheduledJob: { 'zh-CN': '定时任务', 'en-US': 'Scheduled job' },
+  deviceLogSubjectTags: { 'zh-CN': '修改标签', 'en-US': 'Tags changed' },
 });
 
 type DeviceMessages = typeof deviceMessages;

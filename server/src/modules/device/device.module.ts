@@ -5,6 +5,8 @@ import { ConnectionService } from './connection.service.js';
 import { DeviceLogRepository } from './device-log.repository.js';
 import { deviceLogRoutes } from './device-log.routes.js';
 import { DeviceLogService } from './device-log.service.js';
+import { DeviceTagRepository } from './device-tag.repository.js';
+import { DeviceTagService } from './device-tag.service.js';
 import { deviceMenu } from './device.menu.js';
 import './device.messages.js';
 import { DeviceRepository } from './device.repository.js';
@@ -34,6 +36,7 @@ export function deviceModule({ db, dialect, dataRules, permissions, bus, clock, 
     tokens,
     groups,
     deviceLogs,
+    new DeviceTagService(new DeviceTagRepository(db)),
     dataRules,
     permissions,
     clock,

@@ -27,6 +27,8 @@ export interface DeviceSort {
 /** 23 columns × 1000 rows stays below the bound-parameter limits (SQLite 32766, PostgreSQL 65535). */
 const INSERT_BATCH = 1000;
 const LOOKUP_BATCH = 500;
+/** Goods, locations or vendors an import reads to resolve names: far above a company's count. */
+const REFERENCE_ROWS_MAX = 50_000;
 
 export type DeviceFilter = Omit<TDeviceFilter, 'createTime_begin' | 'createTime_end'> & {
   from?: number | undefined;
@@ -39,6 +41,10 @@ function countableFromStats(filter: DeviceFilter): boolean {
     !filter.sn &&
     !filter.name &&
     !filter.version &&
+    !filter.goodsId &&
+    !filter.locationId &&
+    !filter.vendorId &&
+    !filter.tags &&
     filter.from === undefined &&
     filter.to === undefined
   );
@@ -61,6 +67,11 @@ function usesTrigrams(filter: DeviceFilter): boolean {
  * PostgreSQL) is cheaper than walking the sort column's index past the devices that do not match.
  */
 const SORT_ALL_MATCHES_UP_TO = 20_000;
+
+/** Locations are nested a few levels (region, site, cabinet); this bounds a walk up a bad chain. */
+const LOCATION_DEPTH_MAX = 16;
+/** What separates the names of a location path, as the console and the sheets show it. */
+export const LOCATION_PATH_SEPARATOR = ' / ';
 
 /**
  * The one writer of `device` and `device_removed_sn` (the group and token services come here
@@ -99,25 +110,86 @@ export class DeviceRepository {
     if (filter.tokenId) query = query.where('device.token_id', '=', filter.tokenId);
     if (filter.groupId === 'none') query = query.where('device.group_id', 'is', null);
     else if (filter.groupId) query = query.where('device.group_id', '=', filter.groupId);
+    if (filter.goodsId) query = query.where('device.goods_id', '=', filter.goodsId);
+    if (filter.vendorId) query = query.where('device.vendor_id', '=', filter.vendorId);
+    if (filter.locationId) {
+      query = query.where(this.atOrUnder(companyId, filter.locationId));
+    }
+    if (filter.tags) {
+      const tagged = scoped(this.db, companyId)
+        .selectFrom('device_tag')
+        .select('device_tag.device_id')
+        .where('device_tag.tag', 'in', filter.tags);
+      query = query.where('device.id', 'in', tagged);
+    }
     if (filter.from !== undefined) query = query.where('device.create_time', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('device.create_time', '<=', filter.to);
     const where = dataRuleWhere(rules, DEVICE_RULE_COLUMNS);
     return where ? query.where(where) : query;
   }
 
-  /** Device rows with the names the API shows. */
+  /**
+   * Devices at the location or at any location under it (a region's sites, a site's cabinets).
+   * `union` rather than `union all` ends the walk should a parent chain ever loop.
+   */
+  private atOrUnder(companyId: string, locationId: string) {
+    return sql<boolean>`device.location_id in (
+      with recursive under(id) as (
+        select id from base_location where company_id = ${companyId} and id = ${locationId}
+        union
+        select base_location.id from base_location inner join under on base_location.parent_id = under.id
+        where base_location.company_id = ${companyId}
+      )
+      select id from under)`;
+  }
+
+  /** Device rows with the names the API shows (the location's path comes from `locationPaths`). */
   private detailed(query: DeviceQuery) {
     return query
       .innerJoin('device_token', 'device_token.id', 'device.token_id')
       .innerJoin('sys_user', 'sys_user.id', 'device.owner_id')
       .leftJoin('device_group', 'device_group.id', 'device.group_id')
+      .leftJoin('base_goods', 'base_goods.id', 'device.goods_id')
+      .leftJoin('base_vendor', 'base_vendor.id', 'device.vendor_id')
       .selectAll('device')
       .select([
         'device_token.code as token_code',
         'device_token.name as token_name',
         'sys_user.username as owner_name',
         'device_group.name as group_name',
+        'base_goods.model as goods_model',
+        'base_vendor.name as vendor_name',
       ]);
+  }
+
+  /**
+   * The path of names from the top of each location down to it, by location id: one walk up the
+   * tree for all the locations of a page.
+   */
+  async locationPaths(companyId: string, locationIds: string[]): Promise<Map<string, string>> {
+    const paths = new Map<string, string>();
+    for (let i = 0; i < locationIds.length; i += LOOKUP_BATCH) {
+      const ids = locationIds.slice(i, i + LOOKUP_BATCH);
+      const { rows } = await sql<{ start_id: string; name: string; depth: number }>`
+        with recursive chain(start_id, parent_id, name, depth) as (
+          select id, parent_id, name, 0 from base_location
+          where company_id = ${companyId} and id in (${sql.join(ids)})
+          union all
+          select chain.start_id, base_location.parent_id, base_location.name, chain.depth + 1
+          from base_location inner join chain on base_location.id = chain.parent_id
+          where base_location.company_id = ${companyId} and chain.depth < ${LOCATION_DEPTH_MAX}
+        )
+        select start_id, name, depth from chain`.execute(this.db);
+      const names = new Map<string, { name: string; depth: number }[]>();
+      for (const r of rows) {
+        names.set(r.start_id, [...(names.get(r.start_id) ?? []), r]);
+      }
+      for (const [id, chain] of names) {
+        chain.sort((a, b) => Number(b.depth) - Number(a.depth));
+        paths.set(id, chain.map((c) => c.name).join(LOCATION_PATH_SEPARATOR));
+      }
+    }
+    return paths;
   }
 
   /** The `device_stats` rows a list's filters and rules select (equality filters only). */
@@ -267,6 +339,66 @@ export class DeviceRepository {
     return found;
   }
 
+  /** Whether the goods, location or vendor is a row of the company. */
+  async referenceExists(
+    companyId: string,
+    table: 'base_goods' | 'base_location' | 'base_vendor',
+    id: string,
+  ): Promise<boolean> {
+    const row = await scoped(this.db, companyId)
+      .selectFrom(table)
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The company's goods (model → ids: a model may come in several hardware revisions). */
+  async goodsByModel(companyId: string): Promise<Map<string, string[]>> {
+    const rows = await scoped(this.db, companyId)
+      .selectFrom('base_goods')
+      .select(['id', 'model'])
+      .limit(REFERENCE_ROWS_MAX)
+      .execute();
+    const byModel = new Map<string, string[]>();
+    for (const r of rows) byModel.set(r.model, [...(byModel.get(r.model) ?? []), r.id]);
+    return byModel;
+  }
+
+  /** The company's vendors by name (names are unique in a company). */
+  async vendorsByName(companyId: string): Promise<Map<string, string>> {
+    const rows = await scoped(this.db, companyId)
+      .selectFrom('base_vendor')
+      .select(['id', 'name'])
+      .limit(REFERENCE_ROWS_MAX)
+      .execute();
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  /** The company's locations by their path of names (several may share one: all are kept). */
+  async locationsByPath(companyId: string): Promise<Map<string, string[]>> {
+    const rows = await scoped(this.db, companyId)
+      .selectFrom('base_location')
+      .select(['id', 'parent_id', 'name'])
+      .limit(REFERENCE_ROWS_MAX)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byPath = new Map<string, string[]>();
+    for (const r of rows) {
+      const names: string[] = [];
+      for (
+        let at: typeof r | undefined = r;
+        at && names.length < LOCATION_DEPTH_MAX;
+        at = at.parent_id ? byId.get(at.parent_id) : undefined
+      ) {
+        names.unshift(at.name);
+      }
+      const path = names.join(LOCATION_PATH_SEPARATOR);
+      byPath.set(path, [...(byPath.get(path) ?? []), r.id]);
+    }
+    return byPath;
+  }
+
   /** Of `sns`, those already registered under the company's token. */
   async existingSns(companyId: string, tokenId: string, sns: string[]): Promise<Set<string>> {
     const found = new Set<string>();
@@ -311,7 +443,17 @@ export class DeviceRepository {
     values: Partial<
       Pick<
         DeviceTable,
-        'name' | 'series' | 'model' | 'version' | 'group_id' | 'remark' | 'location' | 'enabled'
+        | 'name'
+        | 'series'
+        | 'model'
+        | 'version'
+        | 'group_id'
+        | 'remark'
+        | 'location'
+        | 'goods_id'
+        | 'location_id'
+        | 'vendor_id'
+        | 'enabled'
       >
     > &
       Pick<DeviceTable, 'update_time'>,

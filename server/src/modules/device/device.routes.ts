@@ -10,11 +10,14 @@ import {
   ZDeviceMoveToGroup,
   ZDeviceQuery,
   ZDeviceSummary,
+  ZDeviceTagCount,
+  ZDeviceTagsChange,
   ZIdQuery,
   ZIdsQuery,
   pageOf,
 } from '@blrms/contracts';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { ZNoQuery, ok, responses } from '../../platform/http/envelope.js';
@@ -153,6 +156,58 @@ export function deviceRoutes(devices: DeviceService): FastifyPluginAsyncZod {
       async (req) =>
         ok(
           { count: await devices.moveToGroup(req.scope, req.body, originOf(req)) },
+          message(req.lang, 'saved'),
+        ),
+    );
+
+    app.get(
+      '/device/tags',
+      {
+        config: { permission: 'device:list' },
+        schema: {
+          tags,
+          summary:
+            'The company’s device tags with their device counts, most used first (at most 500)',
+          querystring: ZNoQuery,
+          response: responses(z.array(ZDeviceTagCount)),
+        },
+      },
+      async (req) => ok(await devices.tagCounts(req.scope)),
+    );
+
+    app.post(
+      '/device/tags/add',
+      {
+        config: { permission: 'device:tag' },
+        schema: {
+          tags,
+          summary:
+            'Add tags to devices; all or nothing (a device over 20 tags refuses the request); count: devices changed',
+          body: ZDeviceTagsChange,
+          response: responses(ZBatchResult),
+        },
+      },
+      async (req) =>
+        ok(
+          { count: await devices.addTags(req.scope, req.body, originOf(req)) },
+          message(req.lang, 'saved'),
+        ),
+    );
+
+    app.post(
+      '/device/tags/remove',
+      {
+        config: { permission: 'device:tag' },
+        schema: {
+          tags,
+          summary: 'Take tags from devices; count: devices changed',
+          body: ZDeviceTagsChange,
+          response: responses(ZBatchResult),
+        },
+      },
+      async (req) =>
+        ok(
+          { count: await devices.removeTags(req.scope, req.body, originOf(req)) },
           message(req.lang, 'saved'),
         ),
     );

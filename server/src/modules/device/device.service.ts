@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   DEVICE_SERIES,
+  DEVICE_TAGS_MAX,
   IMPORT_COLUMNS,
   IMPORT_ROWS_MAX,
   SN_PATTERN,
@@ -15,6 +16,8 @@ import {
   type TDeviceSeries,
   type TDeviceStatus,
   type TDeviceSummary,
+  type TDeviceTagCount,
+  type TDeviceTagsChange,
   type TImportRowError,
 } from '@blrms/contracts';
 import { requireAccess, requireAccessToAll } from '../../platform/auth/access.js';
@@ -34,12 +37,14 @@ import { readSheet, sheetKind, type SheetUpload } from '../../platform/sheet/she
 import { SHEET_CONTENT_TYPES, sheetStream } from '../../platform/sheet/sheet-writer.js';
 import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
 import {
+  LOCATION_PATH_SEPARATOR,
   type DeviceFilter,
   type DeviceRepository,
   type DeviceRow,
   type DeviceSort,
 } from './device.repository.js';
 import { mapHeader, type ImportColumn } from './device-sheet.rules.js';
+import { tagsOfCell, type DeviceTagService } from './device-tag.service.js';
 import type { GroupService } from './group.service.js';
 import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/paging.js';
 import { DEVICE_RULES } from './stats-columns.rules.js';
@@ -70,7 +75,8 @@ export type NewDevice = Pick<
   | 'group_id'
   | 'remark'
   | 'location'
->;
+> &
+  Partial<Pick<DeviceTable, 'goods_id' | 'location_id' | 'vendor_id'>>;
 
 /**
  * A new device row, enabled and offline until it connects: the one place that knows a new
@@ -101,9 +107,26 @@ const MAX_LENGTH: Record<ImportColumn, number> = {
   group: 64,
   remark: 255,
   location: 128,
+  goods: 64,
+  locationPath: 1000,
+  vendor: 100,
+  tags: 1000,
 };
 
-function toDevice(row: DeviceRow, now: number): TDevice {
+/** What a device row lacks of the API's device: its tags and its location's path. */
+interface DeviceExtras {
+  tags: string[];
+  locationPath: string | null;
+}
+
+/** The goods, location and vendor references of a device form, and the error of each. */
+const REFERENCES = [
+  { field: 'goodsId', table: 'base_goods', notFound: 'deviceGoodsNotFound' },
+  { field: 'locationId', table: 'base_location', notFound: 'deviceLocationNotFound' },
+  { field: 'vendorId', table: 'base_vendor', notFound: 'deviceVendorNotFound' },
+] as const;
+
+function toDevice(row: DeviceRow, now: number, extras: DeviceExtras): TDevice {
   return {
     id: row.id,
     tagCode: `${row.token_code}:${row.sn}`,
@@ -123,6 +146,13 @@ function toDevice(row: DeviceRow, now: number): TDevice {
     remark: row.remark,
     ip: row.ip,
     location: row.location,
+    goodsId: row.goods_id ?? null,
+    goodsModel: row.goods_model,
+    locationId: row.location_id ?? null,
+    locationPath: extras.locationPath,
+    vendorId: row.vendor_id ?? null,
+    vendorName: row.vendor_name,
+    tags: extras.tags,
     lastSeenAt: isoOrNull(row.last_seen_at),
     lastConnectAt: isoOrNull(row.last_connect_at),
     lastDisconnectAt: isoOrNull(row.last_disconnect_at),
@@ -176,6 +206,11 @@ const EXPORT_COLUMNS: {
   { label: 'deviceColumnLastSeen', value: (d) => instant(d.lastSeenAt), time: true },
   { label: 'deviceColumnCreateTime', value: (d) => instant(d.createTime), time: true },
   { label: 'deviceColumnRemark', value: (d) => d.remark ?? '' },
+  // Issue 20's columns come last, so that sheets read by position before keep their meaning.
+  { label: 'deviceColumnGoods', value: (d) => d.goodsModel ?? '' },
+  { label: 'deviceColumnLocationPath', value: (d) => d.locationPath ?? '' },
+  { label: 'deviceColumnVendor', value: (d) => d.vendorName ?? '' },
+  { label: 'deviceColumnTags', value: (d) => d.tags.join(',') },
 ];
 
 export class DeviceService {
@@ -184,6 +219,7 @@ export class DeviceService {
     private readonly tokens: TokenService,
     private readonly groups: GroupService,
     private readonly logs: DeviceLogService,
+    private readonly tags: DeviceTagService,
     private readonly dataRules: DataRuleService,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
@@ -205,12 +241,7 @@ export class DeviceService {
       query.pageSize,
       (query.pageNo - 1) * query.pageSize,
     );
-    const now = this.clock();
-    return pageResult(
-      rows.map((r) => toDevice(r, now)),
-      total,
-      query,
-    );
+    return pageResult(await this.toDevices(scope.companyId, rows), total, query);
   }
 
   async get(scope: Scope, id: string): Promise<TDevice> {
@@ -218,7 +249,87 @@ export class DeviceService {
       this.repository.findById(scope.companyId, id, await this.rules(scope)),
       'deviceNotFound',
     );
-    return toDevice(row, this.clock());
+    const [device] = await this.toDevices(scope.companyId, [row]);
+    return device!;
+  }
+
+  /** Rows as the API shows them: with their tags and location paths (two queries a page). */
+  private async toDevices(companyId: string, rows: DeviceRow[]): Promise<TDevice[]> {
+    const locationIds = [...new Set(rows.flatMap((r) => (r.location_id ? [r.location_id] : [])))];
+    const [tags, paths] = await Promise.all([
+      this.tags.tagsOf(
+        companyId,
+        rows.map((r) => r.id),
+      ),
+      locationIds.length > 0
+        ? this.repository.locationPaths(companyId, locationIds)
+        : new Map<string, string>(),
+    ]);
+    const now = this.clock();
+    return rows.map((r) =>
+      toDevice(r, now, {
+        tags: tags.get(r.id) ?? [],
+        locationPath: r.location_id ? (paths.get(r.location_id) ?? null) : null,
+      }),
+    );
+  }
+
+  /**
+   * 400 naming the field when a goods, location or vendor is not a row of the caller's company:
+   * another company's id reads the same as a missing one.
+   */
+  private async requireReferences(
+    scope: Scope,
+    input: { goodsId?: string | null; locationId?: string | null; vendorId?: string | null },
+  ): Promise<void> {
+    for (const { field, table, notFound } of REFERENCES) {
+      const id = input[field];
+      if (id && !(await this.repository.referenceExists(scope.companyId, table, id))) {
+        throw new AppError(notFound, 400);
+      }
+    }
+  }
+
+  /** The company's tags with their device counts, for filters and autocompletion. */
+  tagCounts(scope: Scope): Promise<TDeviceTagCount[]> {
+    return this.tags.counts(scope);
+  }
+
+  /** Adds tags to the selected devices: all or nothing (404 for a device the caller cannot see). */
+  async addTags(scope: Scope, input: TDeviceTagsChange, origin: ActionOrigin): Promise<number> {
+    const devices = await this.requireVisible(scope, input.ids);
+    const changes = await this.tags.add(scope, devices, input.tags);
+    await this.logTagChanges(scope, origin, devices, changes, 'added');
+    return changes.length;
+  }
+
+  /** Takes tags from the selected devices; devices without them are left as they are. */
+  async removeTags(scope: Scope, input: TDeviceTagsChange, origin: ActionOrigin): Promise<number> {
+    const devices = await this.requireVisible(scope, input.ids);
+    const changes = await this.tags.remove(scope, devices, input.tags);
+    await this.logTagChanges(scope, origin, devices, changes, 'removed');
+    return changes.length;
+  }
+
+  private async logTagChanges(
+    scope: Scope,
+    origin: ActionOrigin,
+    devices: { id: string; sn: string; owner_name: string }[],
+    changes: { id: string; tags: string[] }[],
+    how: 'added' | 'removed',
+  ): Promise<void> {
+    const byId = new Map(devices.map((d) => [d.id, d]));
+    await this.log(
+      scope,
+      origin,
+      'device.tags',
+      changes.flatMap((c) => {
+        const d = byId.get(c.id);
+        return d
+          ? [{ id: d.id, sn: d.sn, ownerName: d.owner_name, content: { [how]: c.tags } }]
+          : [];
+      }),
+    );
   }
 
   /** Whether the caller's data rules narrow the devices the list shows them. */
@@ -235,6 +346,8 @@ export class DeviceService {
   async add(scope: Scope, input: TDeviceCreate, origin: ActionOrigin): Promise<TDevice> {
     const token = await this.tokens.forDevices(scope, input.tokenId);
     if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
+    await this.requireReferences(scope, input);
+    if (input.tags) this.tags.requireWithinLimit(input.sn, new Set(input.tags).size);
     if ((await this.repository.existingSns(scope.companyId, token.id, [input.sn])).size > 0) {
       throw new AppError('deviceSnExists', 409);
     }
@@ -247,6 +360,9 @@ export class DeviceService {
       group_id: input.groupId ?? null,
       remark: input.remark || null,
       location: input.location || null,
+      goods_id: input.goodsId ?? null,
+      location_id: input.locationId ?? null,
+      vendor_id: input.vendorId ?? null,
     });
     try {
       await this.repository.insert(scope.companyId, [row]);
@@ -254,6 +370,7 @@ export class DeviceService {
       if (isUniqueViolation(error)) throw new AppError('deviceSnExists', 409);
       throw error;
     }
+    if (input.tags?.length) await this.tags.replace(scope, row, input.tags);
     await this.log(scope, origin, 'device.add', [
       { id: row.id, sn: row.sn, ownerName: token.ownerName, content: { ...input } },
     ]);
@@ -263,6 +380,8 @@ export class DeviceService {
   async edit(scope: Scope, input: TDeviceEdit, origin: ActionOrigin): Promise<TDevice> {
     const before = await this.get(scope, input.id);
     if (input.groupId) await this.groups.requireInCompany(scope, input.groupId);
+    await this.requireReferences(scope, input);
+    if (input.tags) this.tags.requireWithinLimit(before.sn, new Set(input.tags).size);
     await this.repository.update(scope.companyId, input.id, {
       name: input.name,
       series: input.series,
@@ -272,8 +391,12 @@ export class DeviceService {
       ...(input.groupId !== undefined ? { group_id: input.groupId } : {}),
       ...(input.remark !== undefined ? { remark: input.remark || null } : {}),
       ...(input.location !== undefined ? { location: input.location || null } : {}),
+      ...(input.goodsId !== undefined ? { goods_id: input.goodsId } : {}),
+      ...(input.locationId !== undefined ? { location_id: input.locationId } : {}),
+      ...(input.vendorId !== undefined ? { vendor_id: input.vendorId } : {}),
       update_time: this.clock(),
     });
+    if (input.tags) await this.tags.replace(scope, before, input.tags);
     const after = await this.get(scope, input.id);
     // A disabled device loses its connection at once, on whichever node holds it.
     if (!after.enabled) {
@@ -281,7 +404,7 @@ export class DeviceService {
     }
     const changes = Object.fromEntries(
       (Object.keys(input) as (keyof TDeviceEdit & keyof TDevice)[])
-        .filter((k) => k !== 'id' && before[k] !== after[k])
+        .filter((k) => k !== 'id' && String(before[k]) !== String(after[k]))
         .map((k) => [k, { from: before[k], to: after[k] }]),
     );
     await this.log(scope, origin, 'device.edit', [
@@ -349,7 +472,7 @@ export class DeviceService {
     const sort: DeviceSort = { column, order };
     const repository = this.repository;
     const rulesOf = this.rules(scope);
-    const now = this.clock();
+    const toDevices = (companyId: string, rows: DeviceRow[]) => this.toDevices(companyId, rows);
     const batches = (async function* () {
       const rules = await rulesOf;
       for (let offset = 0; ; offset += EXPORT_BATCH) {
@@ -362,10 +485,8 @@ export class DeviceService {
           offset,
         );
         if (rows.length > 0) {
-          yield rows.map((r) => {
-            const device = toDevice(r, now);
-            return EXPORT_COLUMNS.map((c) => c.value(device, lang));
-          });
+          const devices = await toDevices(scope.companyId, rows);
+          yield devices.map((device) => EXPORT_COLUMNS.map((c) => c.value(device, lang)));
         }
         if (rows.length < EXPORT_BATCH) return;
       }
@@ -424,6 +545,8 @@ export class DeviceService {
       .filter((r) => IMPORT_COLUMNS.some((c) => r.values[c] !== ''));
 
     const groupIds = await this.groups.idsByName(scope);
+    const references = await this.importReferences(scope.companyId, columns);
+    const tagRows: { device_id: string; tag: string }[] = [];
     const existing = await this.repository.existingSns(
       scope.companyId,
       token.id,
@@ -456,19 +579,24 @@ export class DeviceService {
       const groupId = values.group === '' ? null : groupIds.get(values.group);
       if (groupId === undefined)
         error(row, 'group', 'importRowGroupUnknown', { name: values.group });
+      const refs = references(values);
+      for (const e of refs.errors) error(row, e.field, e.key, e.params);
       if (errors.length > before || !series || groupId === undefined) continue;
-      valid.push(
-        this.newRow(scope, token, {
-          sn,
-          name: values.name,
-          series,
-          model: values.model || null,
-          version: values.version || null,
-          group_id: groupId,
-          remark: values.remark || null,
-          location: values.location || null,
-        }),
-      );
+      const device = this.newRow(scope, token, {
+        sn,
+        name: values.name,
+        series,
+        model: values.model || null,
+        version: values.version || null,
+        group_id: groupId,
+        remark: values.remark || null,
+        location: values.location || null,
+        goods_id: refs.goodsId,
+        location_id: refs.locationId,
+        vendor_id: refs.vendorId,
+      });
+      valid.push(device);
+      for (const tag of refs.tags) tagRows.push({ device_id: device.id, tag });
     }
 
     const invalidRows = new Set(errors.map((e) => e.row)).size;
@@ -490,6 +618,7 @@ export class DeviceService {
       if (isUniqueViolation(e)) throw new AppError('deviceSnExists', 409);
       throw e;
     }
+    await this.tags.addImported(scope.companyId, tagRows);
     await this.log(
       scope,
       origin,
@@ -498,10 +627,90 @@ export class DeviceService {
         id: d.id,
         sn: d.sn,
         ownerName: token.ownerName,
-        content: { file: file.filename, name: d.name, series: d.series, groupId: d.group_id },
+        content: {
+          file: file.filename,
+          name: d.name,
+          series: d.series,
+          groupId: d.group_id,
+          goodsId: d.goods_id,
+          locationId: d.location_id,
+          vendorId: d.vendor_id,
+          tags: tagRows.filter((t) => t.device_id === d.id).map((t) => t.tag),
+        },
       })),
     );
     return { ...result, imported: valid.length };
+  }
+
+  /**
+   * Reads the goods, locations and vendors of the company once (only for the columns the sheet
+   * has) and returns what resolves a row's names to ids and its tags cell to tags.
+   */
+  private async importReferences(companyId: string, columns: Map<ImportColumn, number>) {
+    const [goods, locations, vendors] = await Promise.all([
+      columns.has('goods') ? this.repository.goodsByModel(companyId) : new Map<string, string[]>(),
+      columns.has('locationPath')
+        ? this.repository.locationsByPath(companyId)
+        : new Map<string, string[]>(),
+      columns.has('vendor') ? this.repository.vendorsByName(companyId) : new Map<string, string>(),
+    ]);
+    return (values: Record<ImportColumn, string>) => {
+      const errors: { field: ImportColumn; key: MessageKey; params: Record<string, unknown> }[] =
+        [];
+      const one = (
+        field: ImportColumn,
+        name: string,
+        ids: string[] | undefined,
+        unknown: MessageKey,
+        ambiguous: MessageKey,
+      ): string | null => {
+        if (name === '') return null;
+        if (!ids || ids.length === 0) errors.push({ field, key: unknown, params: { name } });
+        else if (ids.length > 1) errors.push({ field, key: ambiguous, params: { name } });
+        return ids?.length === 1 ? ids[0]! : null;
+      };
+      const path = values.locationPath
+        .split('/')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .join(LOCATION_PATH_SEPARATOR);
+      const vendor = vendors.get(values.vendor);
+      const resolved = {
+        goodsId: one(
+          'goods',
+          values.goods,
+          goods.get(values.goods),
+          'importRowGoodsUnknown',
+          'importRowGoodsAmbiguous',
+        ),
+        locationId: one(
+          'locationPath',
+          path,
+          locations.get(path),
+          'importRowLocationUnknown',
+          'importRowLocationAmbiguous',
+        ),
+        vendorId: one(
+          'vendor',
+          values.vendor,
+          vendor ? [vendor] : undefined,
+          'importRowVendorUnknown',
+          'importRowVendorUnknown',
+        ),
+      };
+      const { tags, invalid } = tagsOfCell(values.tags);
+      if (invalid.length > 0) {
+        errors.push({ field: 'tags', key: 'importRowTagInvalid', params: { tag: invalid[0] } });
+      }
+      if (tags.length > DEVICE_TAGS_MAX) {
+        errors.push({
+          field: 'tags',
+          key: 'importRowTagsTooMany',
+          params: { max: DEVICE_TAGS_MAX },
+        });
+      }
+      return { ...resolved, tags, errors };
+    };
   }
 
   async summary(scope: Scope, lang: Lang): Promise<TDeviceSummary> {
@@ -541,9 +750,9 @@ export class DeviceService {
   private newRow(
     scope: Scope,
     token: TokenForDevices,
-    values: Pick<
-      DeviceTable,
-      'sn' | 'name' | 'series' | 'model' | 'version' | 'group_id' | 'remark' | 'location'
+    values: Omit<
+      NewDevice,
+      'company_id' | 'token_id' | 'owner_id' | 'sys_org_code' | 'create_by' | 'create_time'
     >,
   ): DeviceTable {
     return newDeviceRow({

@@ -1,19 +1,26 @@
 import type { Db } from '../../platform/db/database.js';
 import type { SysPermissionDataRuleTable, SysPermissionTable } from '../../platform/db/schema.js';
 
+/** What the catalogue editor writes: shared rows only (company rows come from online forms). */
 export type PermissionFields = Omit<
   SysPermissionTable,
-  'id' | 'create_time' | 'del_flag' | 'is_leaf'
+  'id' | 'create_time' | 'del_flag' | 'is_leaf' | 'company_id'
 >;
 
 export class PermissionAdminRepository {
   constructor(private readonly db: Db) {}
 
-  live() {
+  /** The shared rows, and with `companyId` that company's own rows too (published forms). */
+  live(companyId?: string) {
     return this.db
       .selectFrom('sys_permission')
       .selectAll()
       .where('del_flag', '=', 0)
+      .where((eb) =>
+        companyId === undefined
+          ? eb('company_id', 'is', null)
+          : eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)]),
+      )
       .orderBy('sort_no')
       .orderBy('create_time')
       .orderBy('id')
@@ -21,12 +28,16 @@ export class PermissionAdminRepository {
   }
 
   findLive(id: string) {
-    return this.db
-      .selectFrom('sys_permission')
-      .selectAll()
-      .where('id', '=', id)
-      .where('del_flag', '=', 0)
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('sys_permission')
+        .selectAll()
+        .where('id', '=', id)
+        .where('del_flag', '=', 0)
+        // A company's rows belong to its online forms: publishing writes them, not the editor.
+        .where('company_id', 'is', null)
+        .executeTakeFirst()
+    );
   }
 
   async ruleCounts(): Promise<Map<string, number>> {

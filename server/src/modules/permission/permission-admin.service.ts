@@ -127,7 +127,7 @@ export class PermissionAdminService {
   async grantableTree(scope: Scope, lang: Lang): Promise<TPermissionTree> {
     const grants = await this.permissions.grantsIn(scope);
     const [rows, counts] = await Promise.all([
-      this.repository.live(),
+      this.repository.live(scope.companyId),
       this.repository.ruleCounts(),
     ]);
     const visible = grants.platformAdmin ? rows : rows.filter((r) => grants.ids.has(r.id));

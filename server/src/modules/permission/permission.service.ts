@@ -30,7 +30,7 @@ function authEntries(row: PermissionRow, lang: Lang, withStatus: boolean): TAuth
  */
 export class UserPermissionService {
   private readonly cache = new Map<string, { grants: Promise<Grants>; json: Promise<string> }>();
-  /** `allAuth` lists the whole catalogue: the same text for every user, per catalogue load. */
+  /** `allAuth` lists the company's catalogue: the same text for its users, per catalogue load. */
   private readonly allAuthJson = new WeakMap<PermissionRow[], Map<Lang, string>>();
 
   constructor(private readonly permissions: PermissionService) {}
@@ -41,12 +41,12 @@ export class UserPermissionService {
    */
   userPermissionJson(scope: Scope, lang: Lang): Promise<string> {
     // An API key's narrowed grants are made per request: nothing to cache them by.
-    if (scope.apiKey) return this.build(this.permissions.grantsIn(scope), lang);
+    if (scope.apiKey) return this.build(this.permissions.grantsIn(scope), scope.companyId, lang);
     const key = `${scope.userId}|${scope.companyId}|${lang}`;
     const grants = this.permissions.grantsOf(scope.userId, scope.companyId);
     const cached = this.cache.get(key);
     if (cached?.grants === grants) return cached.json;
-    const json = this.build(grants, lang);
+    const json = this.build(grants, scope.companyId, lang);
     this.cache.set(key, { grants, json });
     json.catch(() => this.cache.delete(key));
     return json;
@@ -63,8 +63,11 @@ export class UserPermissionService {
     return json;
   }
 
-  private async build(grantsOf: Promise<Grants>, lang: Lang): Promise<string> {
-    const [catalogue, grants] = await Promise.all([this.permissions.catalogue(), grantsOf]);
+  private async build(grantsOf: Promise<Grants>, companyId: string, lang: Lang): Promise<string> {
+    const [catalogue, grants] = await Promise.all([
+      this.permissions.catalogue(companyId),
+      grantsOf,
+    ]);
     const granted = grants.rows;
 
     const childrenOf = new Map<string | null, PermissionRow[]>();

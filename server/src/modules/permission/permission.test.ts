@@ -28,13 +28,15 @@ describe('getUserPermissionByToken', () => {
       'dashboard-analysis',
       'device',
       'alarm',
+      'base',
+      'online',
       'account',
       'system',
       'isps-user-announcement',
       'isps-api-key',
       'test',
     ]);
-    const [home, device, , , system] = menu as TMenuItem[];
+    const [home, device, , , , , system] = menu as TMenuItem[];
     expect(device).toMatchObject({
       path: '/device',
       component: 'layouts/RouteView',
@@ -46,7 +48,7 @@ describe('getUserPermissionByToken', () => {
     ).toEqual([
       ['/device/token', 'device/TokenList', false, 5],
       ['/device/group', 'device/GroupList', false, 4],
-      ['/device/list', 'device/DeviceList', false, 9],
+      ['/device/list', 'device/DeviceList', false, 10],
       ['/device/detail/:id', 'device/DeviceDetail', true, 1],
       ['/device/log', 'device/DeviceLogList', false, 2],
       ['/device/firmware', 'device/FirmwareList', false, 5],
@@ -114,6 +116,8 @@ describe('getUserPermissionByToken', () => {
       'Home',
       'Device Management',
       'Alarms',
+      'Base data',
+      'Online forms',
       'Account permissions',
       'System management',
       'My announcements',
@@ -137,7 +141,7 @@ describe('getUserPermissionByToken', () => {
     );
   });
 
-  it('gives the operator the device pages to work in, and nothing of accounts or the system', async () => {
+  it('gives the operator the device pages, the alarm list and the sites map to work in, and nothing of accounts or the system', async () => {
     const res = await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
     const { menu, auth, allAuth } = res.json().result;
     expect(titles(menu)).toEqual([
@@ -150,6 +154,10 @@ describe('getUserPermissionByToken', () => {
       '固件库',
       '升级任务',
       '升级任务详情',
+      '警告管理',
+      '告警列表',
+      '基础数据',
+      '站点地图',
       '我的通告',
     ]);
     expect((menu as TMenuItem[]).at(-1)).toMatchObject({

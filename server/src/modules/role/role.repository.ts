@@ -219,14 +219,15 @@ export class RoleRepository {
       .execute();
   }
 
-  /** Of the given ids, those of live catalogue rows. */
-  async livePermissionIds(ids: string[]): Promise<Set<string>> {
+  /** Of the given ids, those of live catalogue rows the company sees (shared or its own). */
+  async livePermissionIds(ids: string[], companyId: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db
       .selectFrom('sys_permission')
       .select('id')
       .where('id', 'in', ids)
       .where('del_flag', '=', 0)
+      .where((eb) => eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)]))
       .execute();
     return new Set(rows.map((r) => r.id));
   }

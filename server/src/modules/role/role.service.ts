@@ -193,7 +193,7 @@ export class RoleService {
     const role = await this.role(scope, input.roleId);
     const grants = await this.grants(scope);
     const wanted = [...new Set(input.permissionIds)];
-    const live = await this.repository.livePermissionIds(wanted);
+    const live = await this.repository.livePermissionIds(wanted, role.company_id);
     if (wanted.some((id) => !live.has(id))) {
       throw new AppError('adminUnknownPermission', 400, { field: 'permissionIds' });
     }

@@ -151,6 +151,8 @@ describe('login account administration', () => {
       expect(menu.json().result.menu.map((m: { path: string }) => m.path)).toEqual([
         '/dashboard/analysis',
         '/device',
+        '/alarm',
+        '/base',
         '/isps/userAnnouncement',
       ]);
     });

@@ -58,7 +58,14 @@ function narrowTo(grants: Grants, keyCodes: ReadonlySet<string>): Grants {
 export class PermissionService {
   private readonly repository: PermissionRepository;
   private catalogueCache:
-    { rows: Promise<PermissionRow[]>; stamp: Promise<string>; loadedAt: number } | undefined;
+    | {
+        rows: Promise<PermissionRow[]>;
+        stamp: Promise<string>;
+        loadedAt: number;
+        /** The rows each company sees, made once per load (the same array while it lasts). */
+        byCompany: Map<string, Promise<PermissionRow[]>>;
+      }
+    | undefined;
   private readonly grants = new Map<string, { grants: Promise<Grants>; loadedAt: number }>();
 
   constructor(
@@ -72,8 +79,21 @@ export class PermissionService {
     bus.subscribe('bus.resumed', () => this.invalidate(undefined));
   }
 
-  catalogue(): Promise<PermissionRow[]> {
-    return this.loadedCatalogue().rows;
+  /**
+   * The catalogue as one company sees it: the shared rows (`company_id` null) and its own (the
+   * pages of its published online forms). Another company's rows are never listed, granted or
+   * resolved, so every reader of the catalogue names the company.
+   */
+  catalogue(companyId: string): Promise<PermissionRow[]> {
+    const loaded = this.loadedCatalogue();
+    let rows = loaded.byCompany.get(companyId);
+    if (!rows) {
+      rows = loaded.rows.then((all) =>
+        all.filter((r) => r.company_id === null || r.company_id === companyId),
+      );
+      loaded.byCompany.set(companyId, rows);
+    }
+    return rows;
   }
 
   private loadedCatalogue() {
@@ -82,7 +102,7 @@ export class PermissionService {
       const rows = this.repository.catalogue();
       // Hashed once per load: every user's version then only hashes their granted ids.
       const stamp = rows.then((r) => fingerprint(JSON.stringify(r)));
-      this.catalogueCache = { rows, stamp, loadedAt: now };
+      this.catalogueCache = { rows, stamp, loadedAt: now, byCompany: new Map() };
       stamp.catch(() => (this.catalogueCache = undefined));
     }
     return this.catalogueCache;
@@ -128,7 +148,7 @@ export class PermissionService {
   private async resolve(userId: string, companyId: string): Promise<Grants> {
     const loaded = this.loadedCatalogue();
     const [catalogue, stamp, all, ids] = await Promise.all([
-      loaded.rows,
+      this.catalogue(companyId),
       loaded.stamp,
       this.repository.isPlatformAdmin(userId),
       this.repository.grantedIds(userId, companyId),

@@ -74,6 +74,8 @@ export interface SysPermissionTable {
   is_leaf: number;
   del_flag: number;
   create_time: number;
+  /** Null: the shared catalogue; else a row only this company sees (a published online form). */
+  company_id: string | null;
 }
 
 export interface SysRolePermissionTable {
@@ -330,6 +332,13 @@ export interface DeviceTable {
   restart_kind?: string | null;
   restart_from?: number | null;
   restart_until?: number | null;
+  /**
+   * Base data (issue 20): what the device is, where and whose; null when not set. Optional so
+   * that rows built by modules that do not set them leave them out.
+   */
+  goods_id?: string | null;
+  location_id?: string | null;
+  vendor_id?: string | null;
   create_by: string | null;
   create_time: number;
   update_time: number | null;
@@ -746,6 +755,14 @@ export interface Database {
   sys_message_webhook: SysMessageWebhookTable;
   alarm_rule: AlarmRuleTable;
   alarm: AlarmTable;
+  online_form: OnlineFormTable;
+  online_form_record: OnlineFormRecordTable;
+  online_form_value: OnlineFormValueTable;
+  online_form_history: OnlineFormHistoryTable;
+  device_tag: DeviceTagTable;
+  base_goods: BaseGoodsTable;
+  base_location: BaseLocationTable;
+  base_vendor: BaseVendorTable;
 }
 
 /** A pending OpenID Connect sign-in; spent by its callback. */
@@ -900,4 +917,116 @@ export interface SysMessageWebhookTable {
   create_by: string | null;
   create_time: number;
   update_time: number | null;
+}
+
+/** A free tag on a device (issue 20); `company_id` is the device's. */
+export interface DeviceTagTable {
+  device_id: string;
+  company_id: string;
+  tag: string;
+}
+
+/** Goods (issue 20, 基础数据 → 物料): a series' model and hardware revision. */
+export interface BaseGoodsTable {
+  id: string;
+  company_id: string;
+  series: string;
+  model: string;
+  hw_revision: string;
+  description: string | null;
+  /** A file of the file library (`sys_oss_file`); null when none. */
+  datasheet_file_id: string | null;
+  enabled: number;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+/** A location (issue 20): region → site → cabinet, in one tree per company. */
+export interface BaseLocationTable {
+  id: string;
+  company_id: string;
+  parent_id: string | null;
+  kind: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  contact_name: string | null;
+  contact_phone: string | null;
+  sort_no: number | null;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+/** A vendor (issue 20): supplier, installer, carrier or maintainer; dates are YYYY-MM-DD. */
+export interface BaseVendorTable {
+  id: string;
+  company_id: string;
+  name: string;
+  kind: string;
+  contact_name: string | null;
+  contact_phone: string | null;
+  contact_email: string | null;
+  contract_no: string | null;
+  contract_start: string | null;
+  contract_end: string | null;
+  warranty_end: string | null;
+  remark: string | null;
+  create_by: string | null;
+  create_time: number;
+  update_time: number | null;
+}
+
+/** An online form's definition (issue 20); `fields` is JSON checked against ZOnlineField. */
+export interface OnlineFormTable {
+  id: string;
+  company_id: string;
+  code: string;
+  name: string;
+  name_en: string | null;
+  description: string | null;
+  fields: string;
+  status: string;
+  version: number;
+  record_count: number;
+  create_by: string | null;
+  create_time: number;
+  update_by: string | null;
+  update_time: number | null;
+  publish_time: number | null;
+}
+
+/** A record of an online form: its values as JSON. */
+export interface OnlineFormRecordTable {
+  id: string;
+  form_id: string;
+  company_id: string;
+  data: string;
+  create_by: string | null;
+  create_time: number;
+  update_by: string | null;
+  update_time: number | null;
+}
+
+/** A record's value of one searched, sorted or unique field, typed for the indexes. */
+export interface OnlineFormValueTable {
+  record_id: string;
+  form_id: string;
+  field_key: string;
+  value_text: string | null;
+  value_num: number | null;
+  unique_key: string | null;
+}
+
+/** Who changed which values of a record, and when. */
+export interface OnlineFormHistoryTable {
+  id: string;
+  form_id: string;
+  record_id: string;
+  action: string;
+  changes: string;
+  create_by: string | null;
+  create_time: number;
 }

@@ -23,7 +23,6 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'is required': '不能为空',
   'must be dotted numbers such as 1.2.3, optionally -suffix':
     '必须是以点分隔的数字，如 1.2.3，可带 -后缀',
-  'name devices, a group or a series': '请选择设备、分组或系列',
   'must be HH:mm': '必须是 HH:mm 格式',
   'start and end must differ': '开始和结束时间不能相同',
   'must rise and end at 100 (cumulative percentages)': '必须逐批递增并以 100 结束（累计百分比）',
@@ -83,6 +82,26 @@ export const CONTRACT_MESSAGES_ZH: Record<string, string> = {
   'choose a group or a series': '请选择分组或系列',
   'must be a job name such as device-command.timeout-sweep':
     '必须是任务名，如 device-command.timeout-sweep',
+  // Online forms (issue 20), including recordSchema's messages that no schema walk reaches.
+  'must be 2-32 lowercase letters, digits or _, starting with a letter':
+    '必须是 2-32 位小写字母、数字或 _，且以字母开头',
+  'must be 1-32 lowercase letters, digits or _, starting with a letter':
+    '必须是 1-32 位小写字母、数字或 _，且以字母开头',
+  'must be a date such as 2026-01-31': '必须是日期，如 2026-01-31',
+  'must be an extension such as .pdf': '必须是扩展名，如 .pdf',
+  'must be unique in the form': '在表单中不能重复',
+  'not available for this type': '此类型不支持',
+  'must not be less than the minimum': '不能小于最小值',
+  'does not satisfy the field’s rules': '不符合字段规则',
+  'does not match the required format': '格式不符合要求',
+  'has too many decimal places': '小数位数过多',
+  'must contain {z}, {x} and {y}': '必须包含 {z}、{x} 和 {y}',
+  // Base data (issue 20).
+  'latitude and longitude go together: give both or neither': '纬度和经度需同时填写或同时留空',
+  'must not be before the contract start': '不能早于合同开始日期',
+  // Device tags (issue 20).
+  'must not contain a comma': '不能包含逗号',
+  'name devices, a group, a series or tags': '请选择设备、分组、系列或标签',
 };
 
 const TYPE_ZH: Record<string, string> = {

@@ -274,6 +274,15 @@ const enUS: Messages = {
     loginWith: 'Log in with {{name}}',
     failed: 'Single sign-on failed; try again or log in with a password',
   },
+  map: {
+    pickTitle: 'Pick coordinates',
+    pickHint: 'Click the map to pick the place, or type the latitude and longitude',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
+    clear: 'Clear coordinates',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+  },
 };
 
 export default enUS;

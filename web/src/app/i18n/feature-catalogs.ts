@@ -47,9 +47,17 @@ export const FEATURE_CATALOGS = {
     'zh-CN': () => import('../../features/api-key/messages/zh-CN'),
     'en-US': () => import('../../features/api-key/messages/en-US'),
   },
+  'base-data': {
+    'zh-CN': () => import('../../features/base-data/messages/zh-CN'),
+    'en-US': () => import('../../features/base-data/messages/en-US'),
+  },
   campaign: {
     'zh-CN': () => import('../../features/campaign/messages/zh-CN'),
     'en-US': () => import('../../features/campaign/messages/en-US'),
+  },
+  'site-map': {
+    'zh-CN': () => import('../../features/site-map/messages/zh-CN'),
+    'en-US': () => import('../../features/site-map/messages/en-US'),
   },
   'system-quartz-job': {
     'zh-CN': () => import('../../features/system-quartz-job/messages/zh-CN'),
@@ -94,6 +102,10 @@ export const FEATURE_CATALOGS = {
   firmware: {
     'zh-CN': () => import('../../features/firmware/messages/zh-CN'),
     'en-US': () => import('../../features/firmware/messages/en-US'),
+  },
+  'online-form': {
+    'zh-CN': () => import('../../features/online-form/messages/zh-CN'),
+    'en-US': () => import('../../features/online-form/messages/en-US'),
   },
   register: {
     'zh-CN': () => import('../../features/register/messages/zh-CN'),

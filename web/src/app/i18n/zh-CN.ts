@@ -278,6 +278,16 @@ const zhCN = {
     loginWith: '使用 {{name}} 登录',
     failed: '单点登录失败，请重试或使用账号密码登录',
   },
+  // web/src/shared/map: the map (sites map, the location form's coordinate picker)
+  map: {
+    pickTitle: '选择坐标',
+    pickHint: '在地图上单击选择位置，或直接输入经纬度',
+    latitude: '纬度',
+    longitude: '经度',
+    clear: '清除坐标',
+    zoomIn: '放大',
+    zoomOut: '缩小',
+  },
 } as const;
 
 export type Messages = Widen<typeof zhCN>;

@@ -20,6 +20,8 @@ function targetText(
     parts.push(t('campaign.targetDevices', { count: target.deviceIds.length }));
   if (typeof target.groupId === 'string')
     parts.push(t('campaign.targetGroup', { name: groupName(target.groupId) }));
+  if (Array.isArray(target.tags))
+    parts.push(t('campaign.targetTags', { tags: target.tags.join(', ') }));
   if (typeof target.series === 'string')
     parts.push(t('campaign.seriesTarget', { series: target.series }));
   if (typeof target.versionFrom === 'string')

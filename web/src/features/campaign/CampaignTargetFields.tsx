@@ -5,13 +5,13 @@ import { CampaignPreviewPanel } from './CampaignPreviewPanel';
 import type { CampaignFormState, DeviceOption } from './use-campaign-form';
 
 /**
- * The upgrade's target: devices chosen by SN, a group or the firmware's whole series, narrowed
+ * The upgrade's target: devices chosen by SN, a group, tags or the firmware's whole series, narrowed
  * by current version and presence, with the server's preview of what it names.
  */
 export function CampaignTargetFields({ state }: { state: CampaignFormState }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const { targetKind, devices, groups, series } = state;
+  const { targetKind, devices, groups, tagChoices, series } = state;
   const required = (field: string) => [{ required: true, message: t('form.required', { field }) }];
   return (
     <>
@@ -21,7 +21,7 @@ export function CampaignTargetFields({ state }: { state: CampaignFormState }) {
       <Form.Item name="targetKind">
         <Radio.Group
           optionType="button"
-          options={(['devices', 'group', 'series'] as const).map((kind) => ({
+          options={(['devices', 'group', 'tags', 'series'] as const).map((kind) => ({
             value: kind,
             label: t(`campaign.targetKinds.${kind}`),
           }))}
@@ -59,6 +59,27 @@ export function CampaignTargetFields({ state }: { state: CampaignFormState }) {
             loading={groups.isPending}
             options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
             data-testid="campaign-group"
+          />
+        </Form.Item>
+      )}
+      {targetKind === 'tags' && (
+        <Form.Item
+          name="tags"
+          label={t('campaign.tags')}
+          rules={required(t('campaign.tags'))}
+          extra={t('campaign.tagsHint')}
+        >
+          <Select
+            mode="multiple"
+            showSearch
+            placeholder={t('campaign.tagsPlaceholder')}
+            loading={tagChoices.isPending}
+            options={(tagChoices.data ?? []).map((c) => ({
+              value: c.tag,
+              label: t('campaign.tagCount', { tag: c.tag, count: c.count }),
+            }))}
+            maxTagCount="responsive"
+            data-testid="campaign-tags"
           />
         </Form.Item>
       )}

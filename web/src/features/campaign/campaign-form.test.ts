@@ -96,6 +96,17 @@ describe('the new-upgrade form', () => {
     expect(targetOf(values({ targetKind: 'series' }), undefined)).toBeNull();
   });
 
+  it('targets devices with any of the chosen tags', () => {
+    expect(targetOf(values({ targetKind: 'tags', tags: [] }), 'R40')).toBeNull();
+    expect(targetOf(values({ targetKind: 'tags', tags: ['北区', 'pilot'] }), 'R40')).toEqual({
+      tags: ['北区', 'pilot'],
+      versionFrom: undefined,
+      versionTo: undefined,
+      onlineOnly: false,
+    });
+    expect(upgradeFieldOf(['target', 'tags', '0'], 'all')).toBe('tags');
+  });
+
   it("targets the firmware's series, narrowed by version and presence", () => {
     expect(
       targetOf(

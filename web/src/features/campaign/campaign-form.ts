@@ -154,13 +154,15 @@ export const ROLLOUT_FIELDS = [
 ] as const satisfies readonly (keyof RolloutValues)[];
 
 /** What the new-upgrade form holds (times of day as `HH:mm`). */
-export type TargetKind = 'devices' | 'group' | 'series';
+export type TargetKind = 'devices' | 'group' | 'tags' | 'series';
 export type UpgradeFormValues = RolloutValues & {
   name: string;
   firmwareId?: string;
   targetKind: TargetKind;
   deviceIds?: string[];
   groupId?: string;
+  /** Devices with any of these tags. */
+  tags?: string[];
   versionFrom?: string;
   versionTo?: string;
   onlineOnly?: boolean;
@@ -179,7 +181,7 @@ export type UpgradeFormValues = RolloutValues & {
 export function targetOf(
   values: Pick<
     UpgradeFormValues,
-    'targetKind' | 'deviceIds' | 'groupId' | 'versionFrom' | 'versionTo' | 'onlineOnly'
+    'targetKind' | 'deviceIds' | 'groupId' | 'tags' | 'versionFrom' | 'versionTo' | 'onlineOnly'
   >,
   series: TDeviceSeries | undefined,
 ): TCampaignTargetInput | null {
@@ -193,6 +195,8 @@ export function targetOf(
       return values.deviceIds?.length ? { deviceIds: values.deviceIds, ...range } : null;
     case 'group':
       return values.groupId ? { groupId: values.groupId, ...range } : null;
+    case 'tags':
+      return values.tags?.length ? { tags: values.tags, ...range } : null;
     case 'series':
       return series ? { series, ...range } : null;
   }
@@ -238,6 +242,7 @@ const SAME_NAME_FIELDS = [
 const TARGET_FIELDS = [
   'deviceIds',
   'groupId',
+  'tags',
   'versionFrom',
   'versionTo',
   'onlineOnly',

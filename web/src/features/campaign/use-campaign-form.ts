@@ -15,6 +15,7 @@ import {
   useCreateCampaign,
   useFirmwareChoices,
   useGroupChoices,
+  useTagChoices,
 } from './use-campaigns';
 
 export const INITIAL_VALUES: Partial<UpgradeFormValues> = {
@@ -96,12 +97,14 @@ export function useCampaignForm(
   const create = useCreateCampaign();
   const firmware = useFirmwareChoices(open);
   const groups = useGroupChoices(open);
+  const tagChoices = useTagChoices(open);
   const [submitError, setSubmitError] = useState<string | null>(null);
 
   const firmwareId = Form.useWatch('firmwareId', form);
   const targetKind = Form.useWatch('targetKind', form) ?? 'devices';
   const deviceIds = Form.useWatch('deviceIds', form);
   const groupId = Form.useWatch('groupId', form);
+  const tags = Form.useWatch('tags', form);
   const versionFrom = Form.useWatch('versionFrom', form);
   const versionTo = Form.useWatch('versionTo', form);
   const onlineOnly = Form.useWatch('onlineOnly', form);
@@ -116,7 +119,7 @@ export function useCampaignForm(
     (v) => !v?.trim() || FIRMWARE_VERSION_PATTERN.test(v.trim()),
   );
   const target = targetOf(
-    { targetKind, deviceIds, groupId, versionFrom, versionTo, onlineOnly },
+    { targetKind, deviceIds, groupId, tags, versionFrom, versionTo, onlineOnly },
     series,
   );
   const previewBody: CampaignPreviewBody | null =
@@ -195,6 +198,7 @@ export function useCampaignForm(
     form,
     firmware,
     groups,
+    tagChoices,
     devices,
     series,
     targetKind,

@@ -8,6 +8,7 @@ import type {
   TCampaignQuery,
   TDevice,
   TDeviceGroupOption,
+  TDeviceTagCount,
   TDeviceSeries,
   TFirmware,
   TPage,
@@ -125,6 +126,15 @@ export function useFirmwareChoices(enabled: boolean) {
 }
 
 /** The company's groups, to target one. */
+/** The company's device tags (most used first), for tag targets. */
+export function useTagChoices(enabled: boolean) {
+  return useQuery({
+    queryKey: ['devices', 'tags'],
+    queryFn: () => http.get<TDeviceTagCount[]>('/device/tags'),
+    enabled,
+  });
+}
+
 export function useGroupChoices(enabled: boolean) {
   return useQuery({
     queryKey: ['deviceGroups', 'options'],

@@ -34,13 +34,13 @@ import {
   WAVE_PRESETS,
 } from '../campaign/campaign-form';
 import { RolloutFields } from '../campaign/RolloutFields';
-import { useCreateCampaign, useGroupChoices } from '../campaign/use-campaigns';
+import { useCreateCampaign, useGroupChoices, useTagChoices } from '../campaign/use-campaigns';
 import { configFields, patchOf, setValueAt, valueAt, valueFields } from './config-fields';
 import { patchProblems, serverFieldName } from './config-problems';
 import { ConfigForm } from './ConfigForm';
 import { useBulkPreview } from './use-device-config';
 
-type TargetKind = 'selection' | 'group' | 'series';
+type TargetKind = 'selection' | 'group' | 'tags' | 'series';
 type Values = Record<string, unknown>;
 type Rollout = RolloutValues & {
   name: string;
@@ -99,9 +99,11 @@ export default function BulkConfigModal({
   const [rolloutForm] = Form.useForm<Rollout>();
   const [kind, setKind] = useState<TargetKind>(selected.length > 0 ? 'selection' : 'series');
   const [groupId, setGroupId] = useState<string>();
+  const [tags, setTags] = useState<string[]>([]);
   const [pickedSeries, setPickedSeries] = useState<TDeviceSeries>();
   const [notice, setNotice] = useState<string | null>(null);
   const groups = useGroupChoices(kind === 'group');
+  const tagChoices = useTagChoices(kind === 'tags');
   const create = useCreateCampaign();
 
   const selectionSeries = seriesCounts(selected);
@@ -121,9 +123,13 @@ export default function BulkConfigModal({
         ? groupId
           ? { groupId }
           : null
-        : series
-          ? { series }
-          : null;
+        : kind === 'tags'
+          ? tags.length > 0
+            ? { tags }
+            : null
+          : series
+            ? { series }
+            : null;
   const preview = useBulkPreview(series && target ? { series, target } : null);
 
   const watched = Form.useWatch([], { form: configForm, preserve: true }) as Values | undefined;
@@ -244,6 +250,7 @@ export default function BulkConfigModal({
             disabled: selected.length === 0,
           },
           { value: 'group', label: t('deviceConfig.bulk.targetGroup') },
+          { value: 'tags', label: t('deviceConfig.bulk.targetTags') },
           { value: 'series', label: t('deviceConfig.bulk.targetSeries') },
         ]}
         style={{ marginBottom: 12 }}
@@ -262,6 +269,31 @@ export default function BulkConfigModal({
                 optionFilterProp="label"
                 options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
                 data-testid="bulk-group"
+              />
+            </Form.Item>
+          </Col>
+        )}
+        {kind === 'tags' && (
+          <Col xs={24} sm={12}>
+            <Form.Item
+              label={t('deviceConfig.bulk.tags')}
+              layout="vertical"
+              required
+              extra={t('deviceConfig.bulk.tagsHint')}
+            >
+              <Select
+                mode="multiple"
+                value={tags}
+                onChange={setTags}
+                placeholder={t('deviceConfig.bulk.tagsPlaceholder')}
+                loading={tagChoices.isPending}
+                showSearch
+                maxTagCount="responsive"
+                options={(tagChoices.data ?? []).map((c) => ({
+                  value: c.tag,
+                  label: t('deviceConfig.bulk.tagCount', { tag: c.tag, count: c.count }),
+                }))}
+                data-testid="bulk-tags"
               />
             </Form.Item>
           </Col>

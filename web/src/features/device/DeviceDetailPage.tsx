@@ -2,7 +2,7 @@ import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
 import type { TDevice } from '@blrms/contracts';
 import { deviceChannel, DISCONNECT_REASONS } from '@blrms/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -152,7 +152,49 @@ export default function DeviceDetailPage() {
             <span data-testid="device-disconnect-reason">{disconnectReasonText(t, d)}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('device.ip')}>{orDash(d.ip)}</Descriptions.Item>
-          <Descriptions.Item label={t('device.location')}>{orDash(d.location)}</Descriptions.Item>
+          <Descriptions.Item label={t('device.place')}>
+            {d.locationId ? (
+              <Link to={`/base/location?id=${d.locationId}`} title={t('device.baseDataLink')}>
+                {d.locationPath}
+              </Link>
+            ) : (
+              '-'
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.goods')}>
+            {d.goodsId ? (
+              <Link to={`/base/goods?id=${d.goodsId}`} title={t('device.baseDataLink')}>
+                {d.goodsModel}
+              </Link>
+            ) : (
+              '-'
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.vendor')}>
+            {d.vendorId ? (
+              <Link to={`/base/vendor?id=${d.vendorId}`} title={t('device.baseDataLink')}>
+                {d.vendorName}
+              </Link>
+            ) : (
+              '-'
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.tags')}>
+            {d.tags.length === 0 ? (
+              '-'
+            ) : (
+              <Space size={[0, 4]} wrap data-testid="device-detail-tags">
+                {d.tags.map((tag) => (
+                  <Link key={tag} to={`/device/list?tags=${encodeURIComponent(tag)}`}>
+                    <Tag>{tag}</Tag>
+                  </Link>
+                ))}
+              </Space>
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('device.locationNote')}>
+            {orDash(d.location)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('common.createTime')}>
             {formatDateTime(d.createTime)}
           </Descriptions.Item>

@@ -4,6 +4,7 @@ import {
   ProFormSwitch,
   ProFormText,
   ProFormTextArea,
+  ProFormTreeSelect,
 } from '@ant-design/pro-components';
 import { SN_PATTERN, ZDeviceCreate, type TDevice, type TDeviceSeries } from '@blrms/contracts';
 import { App, Col, Row } from 'antd';
@@ -11,7 +12,24 @@ import { useTranslation } from 'react-i18next';
 import { fieldRuleMessages } from '../../shared/entity/field-rule-messages';
 import { zodRules } from '../../shared/entity/zod-rules';
 import { useDictItems } from '../../shared/use-dict-items';
-import { useCreateDevice, useEditDevice, useGroupOptions, useTokenOptions } from './use-devices';
+import {
+  goodsOptions,
+  locationOptions,
+  tagOptions,
+  vendorOptions,
+  withCurrent,
+} from './base-options';
+import { TAG_SEPARATORS, cleanTags, tagsValid } from './device-tags';
+import {
+  useCreateDevice,
+  useDeviceTags,
+  useEditDevice,
+  useGoodsOptions,
+  useGroupOptions,
+  useLocationTree,
+  useTokenOptions,
+  useVendorOptions,
+} from './use-devices';
 
 type Values = {
   tokenId: string;
@@ -22,6 +40,10 @@ type Values = {
   version?: string;
   groupId?: string;
   location?: string;
+  goodsId?: string;
+  locationId?: string;
+  vendorId?: string;
+  tags?: string[];
   remark?: string;
   enabled: boolean;
 };
@@ -46,8 +68,25 @@ export function DeviceFormModal({
   const series = useDictItems('device_series');
   const groups = useGroupOptions();
   const tokens = useTokenOptions();
+  const goods = useGoodsOptions();
+  const vendors = useVendorOptions();
+  const locations = useLocationTree();
+  const knownTags = useDeviceTags();
   const create = useCreateDevice();
   const edit = useEditDevice();
+
+  // Without the tree (no right to read base data) the device's path still names its place.
+  const locationTreeData =
+    !locations.data && editing?.locationId
+      ? [
+          {
+            value: editing.locationId,
+            title: editing.locationPath ?? '',
+            path: editing.locationPath ?? '',
+            children: [],
+          },
+        ]
+      : locationOptions(locations.data);
 
   const required = (field: string) => ({
     required: true,
@@ -62,6 +101,10 @@ export function DeviceFormModal({
       name: values.name.trim(),
       series: values.series,
       groupId: values.groupId ?? null,
+      goodsId: values.goodsId ?? null,
+      locationId: values.locationId ?? null,
+      vendorId: values.vendorId ?? null,
+      tags: cleanTags(values.tags ?? []),
     };
     try {
       if (editing) {
@@ -111,6 +154,10 @@ export function DeviceFormModal({
               version: editing.version ?? '',
               groupId: editing.groupId ?? undefined,
               location: editing.location ?? '',
+              goodsId: editing.goodsId ?? undefined,
+              locationId: editing.locationId ?? undefined,
+              vendorId: editing.vendorId ?? undefined,
+              tags: editing.tags,
               remark: editing.remark ?? '',
               enabled: editing.enabled,
             }
@@ -190,10 +237,81 @@ export function DeviceFormModal({
           />
         </Col>
         <Col xs={24} sm={12}>
+          <ProFormSelect
+            name="goodsId"
+            label={t('device.goods')}
+            placeholder={t('device.goodsPlaceholder')}
+            options={withCurrent(
+              goodsOptions(goods.data),
+              editing?.goodsId ?? null,
+              editing?.goodsModel ?? null,
+            )}
+            fieldProps={{
+              loading: goods.isPending,
+              allowClear: true,
+              showSearch: true,
+              optionFilterProp: 'label',
+            }}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormSelect
+            name="vendorId"
+            label={t('device.vendor')}
+            placeholder={t('device.vendorPlaceholder')}
+            options={withCurrent(
+              vendorOptions(vendors.data),
+              editing?.vendorId ?? null,
+              editing?.vendorName ?? null,
+            )}
+            fieldProps={{
+              loading: vendors.isPending,
+              allowClear: true,
+              showSearch: true,
+              optionFilterProp: 'label',
+            }}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <ProFormTreeSelect
+            name="locationId"
+            label={t('device.place')}
+            placeholder={t('device.placePlaceholder')}
+            fieldProps={{
+              treeData: locationTreeData,
+              loading: locations.isPending,
+              allowClear: true,
+              showSearch: true,
+              treeNodeFilterProp: 'title',
+              treeDefaultExpandAll: true,
+              treeNodeLabelProp: 'path',
+            }}
+            data-testid="device-form-location"
+          />
+        </Col>
+        <Col xs={24} sm={12}>
           <ProFormText
             name="location"
-            label={t('device.location')}
-            rules={rules('location', t('device.location'))}
+            label={t('device.locationNote')}
+            rules={rules('location', t('device.locationNote'))}
+          />
+        </Col>
+        <Col xs={24}>
+          <ProFormSelect
+            name="tags"
+            label={t('device.tags')}
+            placeholder={t('device.tagsPlaceholder')}
+            extra={t('device.tagsRule')}
+            options={tagOptions(knownTags.data, (tag) => tag)}
+            fieldProps={{ mode: 'tags', tokenSeparators: TAG_SEPARATORS }}
+            rules={[
+              {
+                validator: (_, value: string[] | undefined) =>
+                  tagsValid(value ?? [])
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('device.tagsRule'))),
+              },
+            ]}
           />
         </Col>
         {editing && (

@@ -25,7 +25,9 @@ import { useNarrowScreen } from '../../shared/use-narrow-screen';
 import { deviceColumns } from './columns';
 import type { DeviceSearch } from './device-filters';
 import { filterOf, searchFromUrl } from './device-filters';
+import { goodsOptions, locationOptions, tagOptions, vendorOptions } from './base-options';
 import { DeviceFormModal } from './DeviceFormModal';
+import { DeviceTagsModal } from './DeviceTagsModal';
 import { ImportModal } from './ImportModal';
 import { applyLiveStatus } from './live-list';
 import { MoveToGroupModal } from './MoveToGroupModal';
@@ -35,8 +37,12 @@ import {
   exportDevices,
   useDeleteDevices,
   useDevices,
+  useDeviceTags,
+  useGoodsOptions,
   useGroupOptions,
+  useLocationTree,
   useTokenOptions,
+  useVendorOptions,
 } from './use-devices';
 
 const BulkConfigModal = lazy(() => import('../device-config/BulkConfigModal'));
@@ -57,8 +63,15 @@ const BLANK_SEARCH: Record<keyof DeviceSearch, undefined> = {
   status: undefined,
   ownerId: undefined,
   tokenId: undefined,
+  goodsId: undefined,
+  locationId: undefined,
+  vendorId: undefined,
+  tags: undefined,
   createTime: undefined,
 };
+
+/** Columns the column chooser shows only when asked for. */
+const OPTIONAL_COLUMNS = { goodsId: { show: false }, vendorId: { show: false } };
 
 type Form = { open: false } | { open: true; editing: TDevice | null };
 
@@ -96,6 +109,7 @@ export default function DeviceListPage() {
   const [bulk, setBulk] = useState(false);
   const [form, setForm] = useState<Form>({ open: false });
   const [moving, setMoving] = useState(false);
+  const [tagging, setTagging] = useState(false);
   const [importing, setImporting] = useState(false);
 
   const client = useQueryClient();
@@ -122,8 +136,13 @@ export default function DeviceListPage() {
   );
   const groups = useGroupOptions();
   const tokens = useTokenOptions();
+  const goods = useGoodsOptions();
+  const vendors = useVendorOptions();
+  const locations = useLocationTree();
+  const tags = useDeviceTags();
   const remove = useDeleteDevices();
   const canEdit = useHasAction('device:edit');
+  const canTag = useHasAction('device:tag');
   const canDelete = useHasAction('device:delete');
   const canConfigure = useHasAction('device:config');
   const canStartCampaign = useHasAction('campaign:add');
@@ -139,8 +158,22 @@ export default function DeviceListPage() {
       groups: (groups.data ?? []).map((g) => ({ value: g.id, label: g.name })),
       tokens: (tokens.data ?? []).map((token) => ({ value: token.id, label: token.name })),
       owners: [...owners].map(([value, label]) => ({ value, label })),
+      goods: goodsOptions(goods.data),
+      vendors: vendorOptions(vendors.data),
+      locations: locationOptions(locations.data),
+      tags: tagOptions(tags.data, (tag, count) => t('device.tagCount', { tag, count })),
     };
-  }, [series.data, statuses, groups.data, tokens.data]);
+  }, [
+    series.data,
+    statuses,
+    groups.data,
+    tokens.data,
+    goods.data,
+    vendors.data,
+    locations.data,
+    tags.data,
+    t,
+  ]);
 
   const deleteDevices = async (ids: string[]) => {
     try {
@@ -213,9 +246,13 @@ export default function DeviceListPage() {
         onSubmit={search}
         onReset={() => search({})}
         options={{ reload: () => void devices.refetch(), density: true, setting: true }}
-        columnsState={{ persistenceKey: 'blrms.deviceColumns', persistenceType: 'localStorage' }}
+        columnsState={{
+          persistenceKey: 'blrms.deviceColumns',
+          persistenceType: 'localStorage',
+          defaultValue: OPTIONAL_COLUMNS,
+        }}
         rowSelection={
-          canEdit || canDelete || canBulkConfigure
+          canEdit || canTag || canDelete || canBulkConfigure
             ? {
                 selectedRowKeys: selected,
                 preserveSelectedRowKeys: true,
@@ -240,6 +277,11 @@ export default function DeviceListPage() {
                 data-testid="device-bulk-config-selected"
               >
                 {t('deviceConfig.bulk.button')}
+              </Button>
+            )}
+            {canTag && (
+              <Button size="small" onClick={() => setTagging(true)} data-testid="device-tags">
+                {t('device.bulkTags.button')}
               </Button>
             )}
             {canEdit && (
@@ -314,7 +356,7 @@ export default function DeviceListPage() {
             </Button>
           </Authorized>,
         ]}
-        scroll={{ x: 2400 }}
+        scroll={{ x: 2800 }}
         pagination={{
           current: params.pageNo,
           pageSize: params.pageSize,
@@ -342,6 +384,14 @@ export default function DeviceListPage() {
         onClose={(moved) => {
           setMoving(false);
           if (moved) setSelected([]);
+        }}
+      />
+      <DeviceTagsModal
+        open={tagging}
+        ids={selected}
+        onClose={(changed) => {
+          setTagging(false);
+          if (changed) setSelected([]);
         }}
       />
       <ImportModal open={importing} onClose={() => setImporting(false)} />

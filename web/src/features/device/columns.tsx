@@ -1,6 +1,6 @@
 import type { ProColumns } from '@ant-design/pro-components';
 import type { TDevice } from '@blrms/contracts';
-import { Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,8 @@ import { DeviceStatusBadge } from '../../shared/device/DeviceStatusBadge';
 import { formatDateTime } from '../../shared/format';
 
 type Option = { value: string; label: string };
+/** A node of a tree select: a location and the ones under it. */
+export type TreeOption = { value: string; title: string; path: string; children: TreeOption[] };
 
 export type ColumnOptions = {
   series: Option[];
@@ -16,6 +18,11 @@ export type ColumnOptions = {
   groups: Option[];
   owners: Option[];
   tokens: Option[];
+  goods: Option[];
+  vendors: Option[];
+  locations: TreeOption[];
+  /** The company's tags, with their counts in the label. */
+  tags: Option[];
   /** Pin SN left and the actions right (not on a phone, where they would fill the width). */
   pinColumns: boolean;
   actions: (device: TDevice) => ReactNode;
@@ -77,6 +84,45 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       width: 160,
       sorter: true,
       ellipsis: true,
+    },
+    {
+      title: t('device.tags'),
+      dataIndex: 'tags',
+      width: 200,
+      fieldProps: {
+        mode: 'multiple',
+        options: options.tags,
+        placeholder: t('device.tagsFilterPlaceholder'),
+        optionFilterProp: 'value',
+        maxTagCount: 'responsive',
+      },
+      valueType: 'select',
+      render: (_, row) =>
+        row.tags.length === 0 ? (
+          '-'
+        ) : (
+          <Space size={[0, 4]} wrap>
+            {row.tags.map((tag) => (
+              <Tag key={tag}>{tag}</Tag>
+            ))}
+          </Space>
+        ),
+    },
+    {
+      title: t('device.place'),
+      dataIndex: 'locationId',
+      width: 200,
+      ellipsis: true,
+      valueType: 'treeSelect',
+      fieldProps: {
+        treeData: options.locations,
+        showSearch: true,
+        treeNodeFilterProp: 'title',
+        treeDefaultExpandAll: true,
+        treeNodeLabelProp: 'path',
+        placeholder: t('device.placeFilterHint'),
+      },
+      render: (_, row) => orDash(row.locationPath),
     },
     {
       title: t('device.series'),
@@ -142,7 +188,23 @@ export function deviceColumns(t: TFunction, options: ColumnOptions): ProColumns<
       render: (_, row) => orDash(row.ip),
     },
     {
-      title: t('device.location'),
+      title: t('device.goods'),
+      dataIndex: 'goodsId',
+      width: 140,
+      ellipsis: true,
+      ...select(options.goods),
+      render: (_, row) => orDash(row.goodsModel),
+    },
+    {
+      title: t('device.vendor'),
+      dataIndex: 'vendorId',
+      width: 140,
+      ellipsis: true,
+      ...select(options.vendors),
+      render: (_, row) => orDash(row.vendorName),
+    },
+    {
+      title: t('device.locationNote'),
       dataIndex: 'location',
       width: 140,
       ellipsis: true,

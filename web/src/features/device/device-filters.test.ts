@@ -11,6 +11,14 @@ describe('searchFromUrl', () => {
     expect(searchFromUrl(new URLSearchParams('groupId=none'))).toEqual({ groupId: 'none' });
   });
 
+  it('opens the list at a location or with tags from a link', () => {
+    expect(searchFromUrl(new URLSearchParams(`locationId=${GROUP}&tags=北区,pilot`))).toEqual({
+      locationId: GROUP,
+      tags: ['北区', 'pilot'],
+    });
+    expect(searchFromUrl(new URLSearchParams(`tags=${'x'.repeat(33)}`))).toEqual({});
+  });
+
   it('drops values the server would refuse and parameters it does not know', () => {
     expect(
       searchFromUrl(new URLSearchParams("groupId=x' or 1=1&status=sleeping&series=R41&sn=a")),
@@ -39,5 +47,10 @@ describe('filterOf', () => {
       createTime_begin: '2026-01-01T00:00:00.000Z',
       createTime_end: '2026-02-01T00:00:00.000Z',
     });
+  });
+
+  it('sends the chosen tags comma-separated and no tags as no filter', () => {
+    expect(filterOf({ tags: ['北区', 'pilot'], locationId: GROUP }).tags).toBe('北区,pilot');
+    expect(filterOf({ tags: [] }).tags).toBeUndefined();
   });
 });

@@ -12,6 +12,11 @@ export type DeviceSearch = {
   status?: TDeviceStatus;
   ownerId?: string;
   tokenId?: string;
+  goodsId?: string;
+  locationId?: string;
+  vendorId?: string;
+  /** Devices with any of these tags. */
+  tags?: string[];
   createTime?: [string, string];
 };
 
@@ -30,18 +35,23 @@ export function filterOf(values: DeviceSearch): DeviceFilter {
     status: values.status,
     ownerId: values.ownerId,
     tokenId: values.tokenId,
+    goodsId: values.goodsId,
+    locationId: values.locationId,
+    vendorId: values.vendorId,
+    tags: values.tags?.length ? values.tags.join(',') : undefined,
     createTime_begin: values.createTime?.[0],
     createTime_end: values.createTime?.[1],
   };
 }
 
 /**
- * Filters a link can open the list with (the group page links to `?groupId=…&status=online`).
+ * Filters a link can open the list with (the group page links to `?groupId=…&status=online`, the
+ * base data pages to `?locationId=…`, a tag to `?tags=…`).
  * Values the server would refuse are dropped, so a stale link shows all devices instead of an
  * error.
  */
 export function searchFromUrl(query: URLSearchParams): DeviceSearch {
-  const { groupId, status, series } = ZDeviceFilter.shape;
+  const { groupId, status, series, goodsId, locationId, vendorId, tags } = ZDeviceFilter.shape;
   const read = <T>(name: string, schema: { safeParse: (v: unknown) => { data?: T } }) => {
     const value = query.get(name);
     return value === null ? undefined : schema.safeParse(value).data;
@@ -50,6 +60,10 @@ export function searchFromUrl(query: URLSearchParams): DeviceSearch {
     groupId: read('groupId', groupId),
     status: read('status', status),
     series: read('series', series),
+    goodsId: read('goodsId', goodsId),
+    locationId: read('locationId', locationId),
+    vendorId: read('vendorId', vendorId),
+    tags: read('tags', tags),
   };
   return Object.fromEntries(Object.entries(search).filter(([, v]) => v !== undefined));
 }

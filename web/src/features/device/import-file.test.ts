@@ -18,7 +18,10 @@ describe('isImportFile', () => {
 describe('importTemplate', () => {
   it('has the import header row and an example device', async () => {
     const lines = (await importTemplate().text()).trim().split('\r\n');
-    expect(lines[0]).toBe('sn,name,series,model,version,group,remark,location');
+    expect(lines[0]).toBe(
+      'sn,name,series,model,version,group,remark,location,goods,locationPath,vendor,tags',
+    );
+    expect(lines[1]?.endsWith(',"pilot,north"')).toBe(true);
     expect(lines[1]?.split(',').slice(0, 3)).toEqual(['R40-000001', 'Router 1', 'R40']);
   });
 });

@@ -9,7 +9,21 @@ export function isImportFile(file: { name: string; size: number }): 'type' | 'si
 
 /** A CSV with the import's header row and one example device, to fill in. */
 export function importTemplate(): Blob {
-  const example = ['R40-000001', 'Router 1', 'R40', 'R40-4G', '1.0.0', '', '', ''];
+  // Tags are comma-separated inside one cell, hence the quotes.
+  const example = [
+    'R40-000001',
+    'Router 1',
+    'R40',
+    'R40-4G',
+    '1.0.0',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '"pilot,north"',
+  ];
   const csv = `${IMPORT_COLUMNS.join(',')}\r\n${example.join(',')}\r\n`;
   return new Blob([csv], { type: 'text/csv;charset=utf-8' });
 }

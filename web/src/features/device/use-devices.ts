@@ -1,15 +1,21 @@
-import type {
-  TBatchResult,
-  TDevice,
-  TDeviceCreate,
-  TDeviceEdit,
-  TDeviceExportQuery,
-  TDeviceGroupOption,
-  TDeviceImportResult,
-  TDeviceMoveToGroup,
-  TDeviceQuery,
-  TDeviceToken,
-  TPage,
+import {
+  PAGE_SIZE_MAX,
+  type TBatchResult,
+  type TDevice,
+  type TDeviceCreate,
+  type TDeviceEdit,
+  type TDeviceExportQuery,
+  type TDeviceGroupOption,
+  type TDeviceImportResult,
+  type TDeviceMoveToGroup,
+  type TDeviceQuery,
+  type TDeviceTagCount,
+  type TDeviceTagsChange,
+  type TDeviceToken,
+  type TGoods,
+  type TLocationTree,
+  type TPage,
+  type TVendor,
 } from '@blrms/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -20,7 +26,8 @@ const BASE = '/device/device';
 /** Device lists and single devices share this prefix, so one invalidation reloads them all. */
 const KEY = ['devices'] as const;
 
-export type DeviceParams = Omit<TDeviceQuery, '_t'>;
+/** The list's query as sent: tags travel comma-separated. */
+export type DeviceParams = Omit<TDeviceQuery, '_t' | 'tags'> & { tags?: string };
 /** What the list reads of a page (live updates patch the cached one). */
 export type DevicePage = Pick<TPage<TDevice>, 'records' | 'total'>;
 
@@ -66,6 +73,46 @@ export function useTokenOptions() {
   });
 }
 
+/** The company's device tags with their counts (most used first), for filters and inputs. */
+export function useDeviceTags() {
+  return useQuery({
+    queryKey: [...KEY, 'tags'],
+    queryFn: () => http.get<TDeviceTagCount[]>('/device/tags'),
+  });
+}
+
+/**
+ * Base data for the device form and filters. A user who may manage devices but not read base
+ * data gets no options (silently): the form then shows the device's current names only.
+ */
+function useBaseOptions<T>(key: string, path: string, params?: Record<string, string | number>) {
+  return useQuery({
+    queryKey: ['baseData', key, 'options'],
+    queryFn: () => http.get<T>(path, params, { silent: true }),
+    retry: false,
+  });
+}
+
+const ALL_ROWS = { pageNo: 1, pageSize: PAGE_SIZE_MAX, order: 'asc' };
+
+export function useGoodsOptions() {
+  return useBaseOptions<TPage<TGoods>>('goods', '/base/goods/list', {
+    ...ALL_ROWS,
+    column: 'model',
+  });
+}
+
+export function useVendorOptions() {
+  return useBaseOptions<TPage<TVendor>>('vendor', '/base/vendor/list', {
+    ...ALL_ROWS,
+    column: 'name',
+  });
+}
+
+export function useLocationTree() {
+  return useBaseOptions<TLocationTree>('location', '/base/location/tree');
+}
+
 /**
  * Device changes also change the counts on the group and token pages and the dashboard's
  * figures, so those reload too.
@@ -90,6 +137,13 @@ export function useDeleteDevices() {
     ids.length === 1
       ? http.delete<null>(`${BASE}/delete`, { id: ids[0] })
       : http.delete<null>(`${BASE}/deleteBatch`, { ids: ids.join(',') }),
+  );
+}
+
+export function useChangeTags() {
+  return useDeviceMutation(
+    ({ action, ...body }: TDeviceTagsChange & { action: 'add' | 'remove' }) =>
+      http.post<TBatchResult>(`/device/tags/${action}`, body),
   );
 }
 
@@ -122,7 +176,7 @@ export function useImportDevices() {
   );
 }
 
-export type ExportParams = Omit<TDeviceExportQuery, '_t' | 'tz'>;
+export type ExportParams = Omit<TDeviceExportQuery, '_t' | 'tz' | 'tags'> & { tags?: string };
 
 /**
  * Downloads the devices matching the filter as CSV or XLSX, its times in this browser's zone as
