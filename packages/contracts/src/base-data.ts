@@ -291,6 +291,33 @@ export function locationTree<T>(
   return roots;
 }
 
+/** A location as a walk up its tree needs it. */
+export interface TLocationLink {
+  name: string;
+  parentId: string | null;
+}
+
+/**
+ * Names from the top of the tree down to the location, joined by `separator`. A chain that breaks
+ * (a parent not in `byId`) or loops stops there, so a damaged tree still gives a readable path.
+ */
+export function locationPath(
+  id: string,
+  byId: ReadonlyMap<string, TLocationLink>,
+  separator: string = LOCATION_PATH_SEPARATOR,
+): string {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let key: string | null = id; key !== null && !seen.has(key);) {
+    const at = byId.get(key);
+    if (!at) break;
+    seen.add(key);
+    names.unshift(at.name);
+    key = at.parentId;
+  }
+  return names.join(separator);
+}
+
 /** Columns of the location sheet, in order; `parent` is a path ("华东/上海站") or a name. */
 export const LOCATION_SHEET_COLUMNS = [
   'parent',

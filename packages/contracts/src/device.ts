@@ -221,6 +221,9 @@ export type TDeviceTagCount = z.infer<typeof ZDeviceTagCount>;
 
 // ---------------------------------------------------------------- devices
 
+/** What separates the names of a device's location path in the device list, form and sheets. */
+export const DEVICE_LOCATION_SEPARATOR = ' / ';
+
 export const ZDevice = z.object({
   id: ZId,
   tagCode: z.string().describe('Device tag code: token code + ":" + SN'),

@@ -2,6 +2,7 @@ import {
   LOCATION_DEPTH_MAX,
   LOCATION_PARENT_KINDS,
   LOCATION_PATH_SEPARATOR,
+  locationPath,
   type TLocationKind,
 } from '@blrms/contracts';
 
@@ -46,13 +47,7 @@ export class LocationTree<N extends TreeNode = TreeNode> {
 
   /** Names from the root down to the node, joined by "/"; a broken chain stops where it breaks. */
   path(id: string): string {
-    const names: string[] = [];
-    const seen = new Set<string>();
-    for (let at = this.byId.get(id); at && !seen.has(at.id); at = this.parentOf(at)) {
-      seen.add(at.id);
-      names.unshift(at.name);
-    }
-    return names.join(LOCATION_PATH_SEPARATOR);
+    return locationPath(id, this.byId);
   }
 
   private parentOf(node: N): N | undefined {

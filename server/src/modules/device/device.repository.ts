@@ -1,4 +1,4 @@
-import type { TDeviceFilter } from '@blrms/contracts';
+import { DEVICE_LOCATION_SEPARATOR, locationPath, type TDeviceFilter } from '@blrms/contracts';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DataRuleFilter } from '../../platform/auth/data-rules.js';
 import type { Db, Dialect } from '../../platform/db/database.js';
@@ -70,8 +70,6 @@ const SORT_ALL_MATCHES_UP_TO = 20_000;
 
 /** Locations are nested a few levels (region, site, cabinet); this bounds a walk up a bad chain. */
 const LOCATION_DEPTH_MAX = 16;
-/** What separates the names of a location path, as the console and the sheets show it. */
-export const LOCATION_PATH_SEPARATOR = ' / ';
 
 /**
  * The one writer of `device` and `device_removed_sn` (the group and token services come here
@@ -186,7 +184,7 @@ export class DeviceRepository {
       }
       for (const [id, chain] of names) {
         chain.sort((a, b) => Number(b.depth) - Number(a.depth));
-        paths.set(id, chain.map((c) => c.name).join(LOCATION_PATH_SEPARATOR));
+        paths.set(id, chain.map((c) => c.name).join(DEVICE_LOCATION_SEPARATOR));
       }
     }
     return paths;
@@ -382,18 +380,10 @@ export class DeviceRepository {
       .select(['id', 'parent_id', 'name'])
       .limit(REFERENCE_ROWS_MAX)
       .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map(rows.map((r) => [r.id, { name: r.name, parentId: r.parent_id }]));
     const byPath = new Map<string, string[]>();
     for (const r of rows) {
-      const names: string[] = [];
-      for (
-        let at: typeof r | undefined = r;
-        at && names.length < LOCATION_DEPTH_MAX;
-        at = at.parent_id ? byId.get(at.parent_id) : undefined
-      ) {
-        names.unshift(at.name);
-      }
-      const path = names.join(LOCATION_PATH_SEPARATOR);
+      const path = locationPath(r.id, byId, DEVICE_LOCATION_SEPARATOR);
       byPath.set(path, [...(byPath.get(path) ?? []), r.id]);
     }
     return byPath;

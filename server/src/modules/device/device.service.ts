@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  DEVICE_LOCATION_SEPARATOR,
   DEVICE_SERIES,
   DEVICE_TAGS_MAX,
   IMPORT_COLUMNS,
@@ -37,7 +38,6 @@ import { readSheet, sheetKind, type SheetUpload } from '../../platform/sheet/she
 import { SHEET_CONTENT_TYPES, sheetStream } from '../../platform/sheet/sheet-writer.js';
 import type { DeviceLogEntry, DeviceLogService, DeviceLogSubject } from './device-log.service.js';
 import {
-  LOCATION_PATH_SEPARATOR,
   type DeviceFilter,
   type DeviceRepository,
   type DeviceRow,
@@ -673,7 +673,7 @@ export class DeviceService {
         .split('/')
         .map((n) => n.trim())
         .filter(Boolean)
-        .join(LOCATION_PATH_SEPARATOR);
+        .join(DEVICE_LOCATION_SEPARATOR);
       const vendor = vendors.get(values.vendor);
       const resolved = {
         goodsId: one(

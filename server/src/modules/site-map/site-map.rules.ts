@@ -1,4 +1,4 @@
-import { LOCATION_PATH_SEPARATOR, TILE_URL_PATTERN, type TSiteHealth } from '@blrms/contracts';
+import { TILE_URL_PATTERN, type TSiteHealth } from '@blrms/contracts';
 
 /** A site's colour on the map: an open alarm first, then how many of its devices are online. */
 export function siteHealth(counts: { total: number; online: number; alarms: number }): TSiteHealth {
@@ -7,24 +7,6 @@ export function siteHealth(counts: { total: number; online: number; alarms: numb
   if (counts.online >= counts.total) return 'online';
   if (counts.online === 0) return 'offline';
   return 'partial';
-}
-
-/** Location names from the top of the tree down to `id`, as the device list shows them ("华东/上海站"). */
-export function locationPath(
-  id: string,
-  byId: ReadonlyMap<string, { name: string; parent_id: string | null }>,
-): string {
-  const names: string[] = [];
-  const seen = new Set<string>();
-  let key: string | null = id;
-  while (key && !seen.has(key) && names.length < 32) {
-    const at = byId.get(key);
-    if (!at) break;
-    seen.add(key);
-    names.unshift(at.name);
-    key = at.parent_id;
-  }
-  return names.join(LOCATION_PATH_SEPARATOR);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  locationPath,
   SITE_MAP_MAX_SITES,
   ZSiteMapSettings,
   type TSiteList,
@@ -12,7 +13,7 @@ import type { Clock } from '../../platform/clock.js';
 import { forbidden } from '../../platform/http/app-error.js';
 import { DEVICE_RULES } from '../device/stats-columns.rules.js';
 import type { SiteMapRepository } from './site-map.repository.js';
-import { allowImages, locationPath, siteHealth, tileSource } from './site-map.rules.js';
+import { allowImages, siteHealth, tileSource } from './site-map.rules.js';
 
 const SETTING_KEY = 'site_map.tiles';
 const NO_TILES: TSiteMapSettings = { tileUrl: null, attribution: null };
@@ -51,7 +52,7 @@ export class SiteMapService {
       this.repository.deviceCounts(companyId, query, rules),
       this.repository.openAlarmCounts(companyId, query, rules),
     ]);
-    const byId = new Map(locations.map((l) => [l.id, l]));
+    const byId = new Map(locations.map((l) => [l.id, { name: l.name, parentId: l.parent_id }]));
     const counts = new Map<string, { total: number; online: number }>();
     for (const row of devices) {
       const siteId = siteOf(row);

@@ -8,7 +8,7 @@ import { newId } from '../../platform/db/ids.js';
 import { ADMIN_PASSWORD, createTestApp, fieldText, type TestContext } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import { client, type Client } from '../../test/devices.js';
-import { allowImages, locationPath, siteHealth, tileSource } from './site-map.rules.js';
+import { allowImages, siteHealth, tileSource } from './site-map.rules.js';
 
 const VIEW = ['base:sites:view', 'device:list'];
 
@@ -405,17 +405,6 @@ describe('site-map rules', () => {
     expect(siteHealth({ total: 3, online: 3, alarms: 0 })).toBe('online');
     expect(siteHealth({ total: 3, online: 1, alarms: 0 })).toBe('partial');
     expect(siteHealth({ total: 3, online: 0, alarms: 0 })).toBe('offline');
-  });
-
-  it('builds paths and stops at a loop', () => {
-    const tree = new Map([
-      ['a', { name: 'A', parent_id: null }],
-      ['b', { name: 'B', parent_id: 'a' }],
-      ['x', { name: 'X', parent_id: 'y' }],
-      ['y', { name: 'Y', parent_id: 'x' }],
-    ]);
-    expect(locationPath('b', tree)).toBe('A/B');
-    expect(locationPath('x', tree)).toBe('Y/X');
   });
 
   it('turns a template into a policy source', () => {

@@ -1,4 +1,5 @@
 import {
+  DEVICE_LOCATION_SEPARATOR,
   locationTree,
   type TDeviceTagCount,
   type TGoods,
@@ -23,9 +24,6 @@ export function vendorOptions(page: TPage<TVendor> | undefined): Option[] {
   return (page?.records ?? []).map((v) => ({ value: v.id, label: v.name }));
 }
 
-/** What separates the names of a location path, as the server writes `locationPath`. */
-const PATH_SEPARATOR = ' / ';
-
 /**
  * The company's locations as the nodes of a tree select: the tree shows names, the chosen value
  * its whole path (two sites may each have a 柜1).
@@ -34,7 +32,7 @@ export function locationOptions(tree: TLocationTree | undefined): TreeOption[] {
   const shape =
     (above: string) =>
     (item: TLocationTreeItem<null>): TreeOption => {
-      const path = above ? `${above}${PATH_SEPARATOR}${item.node.name}` : item.node.name;
+      const path = above ? `${above}${DEVICE_LOCATION_SEPARATOR}${item.node.name}` : item.node.name;
       return {
         value: item.node.id,
         title: item.node.name,
