@@ -140,9 +140,9 @@ describe.each(['zh-CN', 'en-US'] as const)('Connections tab (%s)', (locale) => {
     const page = await consolePage(locale);
     await page.goto(`/device/detail/${device.id}`);
     await openConnectionsTab(page, locale);
+    // The card is visible with a skeleton until the availability arrives.
     const day = page.getByTestId('device-availability-day');
-    await seen(day);
-    expect(await day.innerText()).toContain(TEXT[locale].day);
+    await expect.poll(() => day.innerText()).toContain(TEXT[locale].day);
     expect(await day.innerText()).toMatch(/\d+(\.\d)?%/);
     const rows = page.getByTestId('device-connection-table').locator('tr.ant-table-row');
     await expect.poll(() => rows.count()).toBe(2);
