@@ -203,7 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     positionModule(platform, dict),
     company.module,
     apiKey.module,
-    monitorModule(platform, gateway).module,
+    monitorModule(platform, { ...gateway, deviceData: deviceData.writer }).module,
     onlineFormModule(platform, dict).module,
     siteMapModule(platform).module,
   ];

@@ -23,15 +23,16 @@ import {
 /** Buffered rows are written every FLUSH_INTERVAL_MS, or at once when FLUSH_ROWS are waiting. */
 const FLUSH_INTERVAL_MS = 200;
 const FLUSH_ROWS = 2000;
-/** Rows (samples and events) per transaction. */
-const BATCH_ROWS = 5000;
 /**
  * Rows waiting for the database, at most: about five seconds of a 20,000 messages/s stream. When
- * the database falls further behind, new rows are dropped (counted, and logged every
- * DROP_LOG_INTERVAL_MS) rather than held in memory until the process runs out of it.
+ * the database falls further behind, new rows are shed (counted in `/metrics`, logged once when
+ * shedding starts and once when it ends) rather than held in memory until the process runs out of
+ * it. Shedding ends when the backlog is down to half of this, so that a store working at the edge
+ * does not start and end an episode with every batch.
  */
 const PENDING_MAX = 100_000;
-const DROP_LOG_INTERVAL_MS = 10_000;
+/** How often a failure to write latest values is logged while it lasts. */
+const LATEST_FAILURE_LOG_INTERVAL_MS = 10_000;
 /** Keys kept in a device's latest values (a message carries at most 64). */
 const LATEST_KEYS_MAX = 256;
 /**
@@ -65,11 +66,83 @@ function timeOf(ts: number | undefined, receivedAt: number): number {
     : receivedAt;
 }
 
-/** Cuts to `max` UTF-16 units without leaving half a surrogate pair (PostgreSQL refuses one). */
+/** A surrogate without its other half (a device's JSON may carry one as a `\uD800` escape). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Cuts to `max` UTF-16 units without leaving half a surrogate pair, and replaces lone surrogates
+ * by U+FFFD: PostgreSQL refuses them in the batch's JSON document, which would fail the batch.
+ */
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, end);
+  const whole = text.replace(LONE_SURROGATE, '\uFFFD');
+  if (whole.length <= max) return whole;
+  const end = /[\uD800-\uDBFF]/.test(whole.charAt(max - 1)) ? max - 1 : max;
+  return whole.slice(0, end);
+}
+
+/** Why rows were not stored: the `reason` label of `blrms_device_data_rows_dropped_total`. */
+export type DropReason = 'buffer_full' | 'write_failed';
+
+/** What `/metrics` reads of the writer: totals since start, and the state now. */
+export interface DeviceDataStats {
+  /** Samples and events stored. */
+  written: number;
+  dropped: Record<DropReason, number>;
+  /** Rows waiting for the database, and the most that may wait. */
+  pending: number;
+  pendingMax: number;
+  /** Whether rows are being dropped now, by reason. */
+  shedding: Record<DropReason, boolean>;
+  /** Batches written (or given up), and the seconds spent writing them. */
+  batches: number;
+  batchSeconds: number;
+}
+
+/**
+ * Rows dropped for one reason, as episodes: the first drop logs one warning (what is dropped and
+ * why), the rows dropped meanwhile are only counted, and the end of the episode logs one info line
+ * with how many went. A log line per batch or every few seconds would bury the rest of the log
+ * for as long as the database is behind or down; the counter in `/metrics` shows the rate.
+ */
+class Shedding {
+  total = 0;
+  private episodeRows = 0;
+  private episodeStart: number | null = null;
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    readonly reason: DropReason,
+    private readonly messages: { start: string; end: string },
+  ) {}
+
+  get active(): boolean {
+    return this.episodeStart !== null;
+  }
+
+  drop(rows: number, detail: Record<string, unknown>) {
+    this.total += rows;
+    this.episodeRows += rows;
+    if (this.episodeStart !== null) return;
+    this.episodeStart = performance.now();
+    this.log.warn({ ...detail, reason: this.reason }, this.messages.start);
+  }
+
+  end(detail: Record<string, unknown> = {}) {
+    if (this.episodeStart === null) return;
+    const seconds = Math.round((performance.now() - this.episodeStart) / 100) / 10;
+    this.log.info(
+      {
+        ...detail,
+        reason: this.reason,
+        dropped: this.episodeRows,
+        seconds,
+        droppedTotal: this.total,
+      },
+      this.messages.end,
+    );
+    this.episodeStart = null;
+    this.episodeRows = 0;
+  }
 }
 
 interface PendingSample {
@@ -143,16 +216,21 @@ export class DeviceDataWriter {
   private latestTaken = 0;
   private latestDone = 0;
   /**
-   * Two writers, each one write at a time: samples and events in the order they were recorded,
-   * and latest values. They run side by side, so that PostgreSQL works on one while the other is
-   * being prepared.
+   * Batches of samples and events being written (at most the repository's `concurrentBatches`),
+   * taken in the order they were recorded, and the write of latest values. They run side by side,
+   * so that PostgreSQL works on one while the next is being prepared.
    */
-  private writingRows: Promise<void> | null = null;
+  private readonly writingRows = new Set<Promise<void>>();
+  /** Announced when the batch taken last is: batches announce in the order they were taken. */
+  private lastAnnounced: Promise<void> = Promise.resolve();
   private writingLatest: Promise<void> | null = null;
   private closed = false;
-  private droppedTotal = 0;
-  private droppedSinceLog = 0;
-  private lastDropLog = -Infinity;
+  private readonly bufferFull: Shedding;
+  private readonly writeFailed: Shedding;
+  private written = 0;
+  private batches = 0;
+  private batchSeconds = 0;
+  private readonly pendingMax: number;
   private lastLatestFailureLog = -Infinity;
   /** Devices deleted lately, until when their messages still in flight are dropped. */
   private readonly deleted = new Map<string, number>();
@@ -162,7 +240,18 @@ export class DeviceDataWriter {
     private readonly bus: Bus,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
+    options: { pendingMax?: number } = {},
   ) {
+    this.pendingMax = options.pendingMax ?? PENDING_MAX;
+    this.bufferFull = new Shedding(log, 'buffer_full', {
+      start:
+        'device data shedding: the database is not keeping up, new telemetry and events are dropped until the backlog halves',
+      end: 'device data shedding ended: the database caught up',
+    });
+    this.writeFailed = new Shedding(log, 'write_failed', {
+      start: 'device data shedding: batches cannot be written, their rows are dropped',
+      end: 'device data shedding ended: batches are written again',
+    });
     bus.subscribe('device.kick', ({ deviceIds, reason }) => {
       if (reason === 'device-deleted' && deviceIds && deviceIds.length > 0) {
         void this.forget(deviceIds).catch((err: unknown) =>
@@ -174,7 +263,19 @@ export class DeviceDataWriter {
 
   /** Rows dropped because the database fell behind or a batch could not be written. */
   get dropped(): number {
-    return this.droppedTotal;
+    return this.bufferFull.total + this.writeFailed.total;
+  }
+
+  stats(): DeviceDataStats {
+    return {
+      written: this.written,
+      dropped: { buffer_full: this.bufferFull.total, write_failed: this.writeFailed.total },
+      pending: this.pendingRows(),
+      pendingMax: this.pendingMax,
+      shedding: { buffer_full: this.bufferFull.active, write_failed: this.writeFailed.active },
+      batches: this.batches,
+      batchSeconds: this.batchSeconds,
+    };
   }
 
   recordTelemetry(device: DeviceRef, payload: TTelemetryPayload, receivedAt: number): void {
@@ -218,7 +319,7 @@ export class DeviceDataWriter {
     }
     while (this.taken < rows || this.latestDone < latest) {
       this.startWriting();
-      await Promise.all([this.writingRows, this.writingLatest]);
+      await Promise.all([...this.writingRows, this.writingLatest]);
     }
   }
 
@@ -250,14 +351,22 @@ export class DeviceDataWriter {
   }
 
   /**
-   * Starts writing the buffered rows, and the latest values when they are due, unless a write of
-   * each is under way (every FLUSH_INTERVAL_MS, and at once when FLUSH_ROWS rows are waiting).
+   * Starts writing the buffered rows: a batch when none is under way, and more batches beside it
+   * (up to the repository's `concurrentBatches`) while FLUSH_ROWS rows are waiting. Also the latest
+   * values when they are due and not being written. Called every FLUSH_INTERVAL_MS, when FLUSH_ROWS
+   * rows are waiting, and when a batch ends.
    */
   startWriting(): void {
-    if (!this.writingRows && this.pendingRows() > 0) {
-      this.writingRows = this.drainRows().finally(() => {
-        this.writingRows = null;
+    while (
+      this.writingRows.size < this.repository.concurrentBatches &&
+      this.pendingRows() > 0 &&
+      (this.writingRows.size === 0 || this.pendingRows() >= FLUSH_ROWS)
+    ) {
+      const batch = this.writeRows().finally(() => {
+        this.writingRows.delete(batch);
+        if (this.pendingRows() >= FLUSH_ROWS) this.startWriting();
       });
+      this.writingRows.add(batch);
     }
     if (!this.writingLatest && this.latestDue()) {
       this.writingLatest = this.writeLatest().finally(() => {
@@ -274,33 +383,27 @@ export class DeviceDataWriter {
     if (this.closed) return false;
     if (this.deleted.size > 0 && (this.deleted.get(deviceId) ?? 0) > performance.now())
       return false;
-    if (this.pendingRows() < PENDING_MAX) return true;
-    this.drop(1, 'device data buffer full (the database is falling behind): rows dropped');
+    if (this.pendingRows() < this.pendingMax) return true;
+    this.bufferFull.drop(1, { pending: this.pendingRows(), pendingMax: this.pendingMax });
     return false;
-  }
-
-  private drop(rows: number, message: string, err?: unknown) {
-    this.droppedTotal += rows;
-    this.droppedSinceLog += rows;
-    const now = performance.now();
-    if (now - this.lastDropLog >= DROP_LOG_INTERVAL_MS) {
-      this.log.warn(
-        { err, dropped: this.droppedSinceLog, droppedTotal: this.droppedTotal },
-        message,
-      );
-      this.lastDropLog = now;
-      this.droppedSinceLog = 0;
-    }
   }
 
   private noteLatest(deviceId: string, values: TTelemetryValues, ts: number) {
     let latest = this.pendingLatest.get(deviceId);
     if (!latest) this.pendingLatest.set(deviceId, (latest = {}));
+    // Runs for every message: the pair of a known key is updated in place (no array per key and
+    // message for the collector), and no entries array is made of the values.
     let added = false;
-    for (const [key, value] of Object.entries(values)) {
+    for (const key in values) {
+      const value = values[key] as number;
       const current = latest[key];
-      if (!current) added = true;
-      if (!current || current[1] <= ts) latest[key] = [value, ts];
+      if (!current) {
+        latest[key] = [value, ts];
+        added = true;
+      } else if (current[1] <= ts) {
+        current[0] = value;
+        current[1] = ts;
+      }
     }
     if (added && Object.keys(latest).length > LATEST_KEYS_MAX) {
       this.pendingLatest.set(deviceId, mergeLatest(undefined, latest, LATEST_KEYS_MAX));
@@ -319,18 +422,13 @@ export class DeviceDataWriter {
     );
   }
 
-  private async drainRows() {
-    do {
-      await this.writeRows();
-    } while (this.pendingRows() >= FLUSH_ROWS);
-  }
-
   private takeRows() {
-    const takeSamples = Math.min(this.pendingSamples.length, BATCH_ROWS);
+    const batchRows = this.repository.batchRows;
+    const takeSamples = Math.min(this.pendingSamples.length, batchRows);
     const samples = this.pendingSamples.slice(0, takeSamples);
     this.pendingSamples =
       takeSamples === this.pendingSamples.length ? [] : this.pendingSamples.slice(takeSamples);
-    const takeEvents = Math.min(this.pendingEvents.length, BATCH_ROWS - takeSamples);
+    const takeEvents = Math.min(this.pendingEvents.length, batchRows - takeSamples);
     const events = this.pendingEvents.slice(0, takeEvents);
     this.pendingEvents =
       takeEvents === this.pendingEvents.length ? [] : this.pendingEvents.slice(takeEvents);
@@ -340,6 +438,10 @@ export class DeviceDataWriter {
   private async writeRows() {
     let { samples, events } = this.takeRows();
     const rows = samples.length + events.length;
+    const started = performance.now();
+    const previous = this.lastAnnounced;
+    let announced = () => {};
+    this.lastAnnounced = new Promise((resolve) => (announced = resolve));
     try {
       try {
         await this.repository.writeRows(
@@ -361,11 +463,21 @@ export class DeviceDataWriter {
           events.map((e) => e.row),
         );
       }
+      this.written += samples.length + events.length;
+      this.batchSeconds += (performance.now() - started) / 1000;
+      this.writeFailed.end();
+      await previous;
       this.announce(samples, events);
     } catch (err) {
-      this.drop(rows, 'device data batch could not be written', err);
+      this.batchSeconds += (performance.now() - started) / 1000;
+      this.writeFailed.drop(rows, { err, rows });
     } finally {
+      announced();
       this.taken += rows;
+      this.batches += 1;
+      if (this.pendingRows() <= this.pendingMax / 2) {
+        this.bufferFull.end({ pending: this.pendingRows() });
+      }
     }
   }
 
@@ -384,7 +496,7 @@ export class DeviceDataWriter {
     this.pendingEvents = this.pendingEvents.filter((e) => !gone.has(e.device.id));
     this.taken += before - this.pendingRows();
     for (const id of gone) this.pendingLatest.delete(id);
-    await this.writingRows;
+    await Promise.all(this.writingRows);
     await this.repository.deleteSamplesOf(deviceIds);
   }
 
@@ -416,7 +528,7 @@ export class DeviceDataWriter {
     } catch (err) {
       // Lost until each device reports again; the samples themselves are stored.
       const now = performance.now();
-      if (now - this.lastLatestFailureLog >= DROP_LOG_INTERVAL_MS) {
+      if (now - this.lastLatestFailureLog >= LATEST_FAILURE_LOG_INTERVAL_MS) {
         this.log.warn({ err }, 'latest telemetry values could not be written');
         this.lastLatestFailureLog = now;
       }

@@ -11,8 +11,9 @@ import { scoped } from '../../platform/db/scoped.js';
 import { readSetting, writeSetting } from '../../platform/db/settings.js';
 
 /**
- * Rows per INSERT statement. SQLite allows 32,766 bound parameters per statement and PostgreSQL
- * 65,535; these stay well below both (an event row binds 10, a sample or a latest row 4).
+ * Rows per INSERT statement on SQLite, which allows 32,766 bound parameters per statement (an event
+ * row binds 10, a sample 4), and latest rows per statement (PostgreSQL binds them as one JSON
+ * document, SQLite 4 per row).
  */
 const SAMPLES_PER_INSERT = 1000;
 const LATEST_PER_INSERT = 1000;
@@ -83,11 +84,33 @@ export class DeviceDataRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Samples and events in one transaction: one commit (one fsync) for thousands of rows. */
+  /**
+   * Rows per batch of {@link writeRows}, and batches the writer may have in flight at once.
+   * PostgreSQL takes a batch in one statement (one round trip), so larger batches and two at once
+   * (two pooled connections) keep it busy while this process waits for its event loop: during a
+   * telemetry storm every round trip waits for the loop to get through thousands of device
+   * sockets. SQLite writes in-process and blocks the loop meanwhile, so its batches stay short.
+   */
+  get batchRows(): number {
+    return this.dialect === 'postgres' ? 20_000 : 5000;
+  }
+
+  get concurrentBatches(): number {
+    return this.dialect === 'postgres' ? 2 : 1;
+  }
+
+  /**
+   * Samples and events at once, all or none: one commit (one fsync) for thousands of rows. On
+   * PostgreSQL one statement, without BEGIN and COMMIT of their own; on SQLite a transaction.
+   */
   async writeRows(samples: TelemetrySample[], events: DeviceEventTable[]): Promise<void> {
+    if (this.dialect === 'postgres') {
+      await this.insertRowsPostgres(samples, events);
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
       for (const rows of chunks(samples, SAMPLES_PER_INSERT)) {
-        await this.insertSamples(trx, rows);
+        await this.insertSamplesSqlite(trx, rows);
       }
       for (const rows of chunks(events, EVENTS_PER_INSERT)) {
         await trx.insertInto('device_event').values(rows).execute();
@@ -115,19 +138,30 @@ export class DeviceDataRepository {
   }
 
   /**
-   * PostgreSQL gets the rows as one JSON document (`json_to_recordset`): one parameter instead of
-   * four per row, serialized by one native JSON.stringify (binding arrays of JSON texts spent more
-   * time escaping them than the rest of the write). A `json` value cast to text is its input text,
-   * so `values_json` is what JSON.stringify made of the values. SQLite binds in-process.
+   * PostgreSQL gets the rows as JSON documents (`json_to_recordset`): one parameter per table
+   * instead of four or ten per row, serialized by one native JSON.stringify (binding arrays of
+   * JSON texts spent more time escaping them than the rest of the write), and no limit of bound
+   * parameters on the rows of a statement. A `json` value cast to text is its input text, so
+   * `values_json` is what JSON.stringify made of the values. Samples and events go in one
+   * statement (a data-modifying `with`), which is one transaction.
    */
-  private async insertSamples(trx: Transaction<Database>, rows: TelemetrySample[]) {
-    if (this.dialect === 'postgres') {
-      await sql`insert into device_telemetry (device_id, ts, received_at, values_json)
-        select device_id, ts, received_at, "values"::text
-        from json_to_recordset(${JSON.stringify(rows)}::json)
-          as r(device_id varchar, ts bigint, received_at bigint, "values" json)`.execute(trx);
-      return;
-    }
+  private async insertRowsPostgres(samples: TelemetrySample[], events: DeviceEventTable[]) {
+    const insertSamples = sql`insert into device_telemetry (device_id, ts, received_at, values_json)
+      select device_id, ts, received_at, "values"::text
+      from json_to_recordset(${JSON.stringify(samples)}::json)
+        as r(device_id varchar, ts bigint, received_at bigint, "values" json)`;
+    const insertEvents = sql`insert into device_event
+        (id, company_id, device_id, sn, ts, level, code, message, source, received_at)
+      select id, company_id, device_id, sn, ts, level, code, message, source, received_at
+      from json_to_recordset(${JSON.stringify(events)}::json)
+        as r(id varchar, company_id varchar, device_id varchar, sn varchar, ts bigint,
+          level varchar, code varchar, message varchar, source varchar, received_at bigint)`;
+    if (events.length === 0) await insertSamples.execute(this.db);
+    else if (samples.length === 0) await insertEvents.execute(this.db);
+    else await sql`with samples as (${insertSamples}) ${insertEvents}`.execute(this.db);
+  }
+
+  private async insertSamplesSqlite(trx: Transaction<Database>, rows: TelemetrySample[]) {
     await trx
       .insertInto('device_telemetry')
       .values(

@@ -4,10 +4,13 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../../platform/clock.js';
 import { databaseStats, type Db } from '../../platform/db/database.js';
+import type { DeviceDataStats } from '../device-data/device-data-writer.service.js';
 import type { GatewayTraffic } from '../device-gateway/gateway.service.js';
 import { SERVER_VERSION } from '../health/health.service.js';
 import type { MonitorRepository } from './monitor.repository.js';
 import { routeOf } from './request-trace.service.js';
+
+const DROP_REASONS = ['buffer_full', 'write_failed'] as const;
 
 /** Platform-wide counts (devices, campaigns) are read at most this often, whoever scrapes. */
 const COUNTS_TTL_MS = 5_000;
@@ -16,6 +19,8 @@ export interface MetricsSources {
   nodeId: () => string;
   traffic: () => GatewayTraffic;
   consoleSockets: () => number;
+  /** The telemetry and event writer of this node. */
+  deviceData: () => DeviceDataStats;
   db: Db;
   repository: MonitorRepository;
   clock: Clock;
@@ -46,8 +51,9 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 
 /**
  * This node's Prometheus metrics (`GET /metrics`): the process (prom-client's defaults), HTTP
- * requests by route, MQTT (connections held here, messages, refused connects), the database pool
- * and statements, console sockets, and platform-wide device and campaign counts. Counters of the
+ * requests by route, MQTT (connections held here, messages, refused connects), the telemetry
+ * writer (rows stored, shed, waiting), the database pool and statements, console sockets, and
+ * platform-wide device and campaign counts. Counters of the
  * gateway and database are kept by them since start and read at scrape.
  */
 export class MetricsService {
@@ -108,6 +114,62 @@ export class MetricsService {
       'blrms_mqtt_connections_refused_total',
       'MQTT connects refused (credentials, rules, rate limit)',
       () => sources.traffic().refused,
+    );
+    this.monotonic(
+      'blrms_device_data_rows_written_total',
+      'Telemetry samples and device events stored by this node',
+      () => sources.deviceData().written,
+    );
+    const droppedSeen: DeviceDataStats['dropped'] = { buffer_full: 0, write_failed: 0 };
+    new Counter({
+      name: 'blrms_device_data_rows_dropped_total',
+      help: 'Telemetry samples and device events dropped by this node, by reason: buffer_full (the database fell behind and the backlog reached its limit) or write_failed (a batch could not be written)',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        // Adding 0 shows both reasons from the first scrape, so a rate over them exists at once.
+        const now = sources.deviceData().dropped;
+        for (const reason of DROP_REASONS) {
+          this.inc({ reason }, Math.max(0, now[reason] - droppedSeen[reason]));
+          droppedSeen[reason] = now[reason];
+        }
+      },
+    });
+    new Gauge({
+      name: 'blrms_device_data_shedding',
+      help: 'Whether this node drops telemetry and events now (1) or not (0), by reason',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        const { shedding } = sources.deviceData();
+        for (const reason of DROP_REASONS) this.set({ reason }, shedding[reason] ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'blrms_device_data_rows_pending',
+      help: 'Telemetry samples and device events received and waiting for the database',
+      registers,
+      collect() {
+        this.set(sources.deviceData().pending);
+      },
+    });
+    new Gauge({
+      name: 'blrms_device_data_rows_pending_max',
+      help: 'Rows that may wait for the database before new ones are dropped',
+      registers,
+      collect() {
+        this.set(sources.deviceData().pendingMax);
+      },
+    });
+    this.monotonic(
+      'blrms_device_data_batches_total',
+      'Batches of telemetry and events written (or given up) by this node',
+      () => sources.deviceData().batches,
+    );
+    this.monotonic(
+      'blrms_device_data_batch_write_seconds_total',
+      'Seconds spent writing batches of telemetry and events (divided by the batches: the mean time per batch)',
+      () => sources.deviceData().batchSeconds,
     );
     this.monotonic(
       'blrms_db_queries_total',

@@ -99,6 +99,10 @@ describe('GET /metrics scraped over HTTP', () => {
     expect(first.get('process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(first.get('blrms_websocket_clients')).toBe(0);
     expect(first.has('blrms_campaigns{state="running"}')).toBe(true);
+    // The telemetry writer's (its shedding is tested in device-data-shedding.test.ts).
+    expect(first.get('blrms_device_data_rows_dropped_total{reason="buffer_full"}')).toBe(0);
+    expect(first.get('blrms_device_data_shedding{reason="buffer_full"}')).toBe(0);
+    expect(first.get('blrms_device_data_rows_pending_max')).toBe(100_000);
     const online = (samples: Map<string, number>) =>
       samples.get('blrms_devices{status="online"}') ?? 0;
 

@@ -1,5 +1,6 @@
 import { MONITOR_TRACE_SIZE } from '@blrms/contracts';
 import type { Platform, ServerModule } from '../../platform/module.js';
+import type { DeviceDataWriter } from '../device-data/device-data-writer.service.js';
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import { MetricsService } from './metrics.service.js';
 import { registerMetricsRoute } from './metrics.routes.js';
@@ -18,17 +19,18 @@ import { RequestTrace } from './request-trace.service.js';
 /**
  * 系统监控 (every node's state, the database, MQTT, Redis, disk, the request trace), 在线用户
  * (sessions and force logout) and `GET /metrics` for Prometheus. Reads the gateway's traffic
- * counters; writes nothing.
+ * counters and the telemetry writer's; writes nothing.
  */
 export function monitorModule(
   { config, db, dialect, bus, clock, log, sessions, permissions, consoleSockets }: Platform,
-  { gateway }: { gateway: GatewayService },
+  { gateway, deviceData }: { gateway: GatewayService; deviceData: DeviceDataWriter },
 ) {
   const repository = new MonitorRepository(db, dialect);
   const sources = {
     nodeId: () => gateway.node,
     traffic: () => gateway.traffic(),
     consoleSockets,
+    deviceData: () => deviceData.stats(),
     db,
     clock,
   };
