@@ -190,11 +190,23 @@ describe('personal API keys', () => {
     });
     expect(session.statusCode).toBe(200);
 
-    // What the key may do, as the console's permission call reports it: the key's codes only.
+    // What the key may do, as the console's permission call reports it: the key's codes only,
+    // before and after the user's own (wider) menu was built and cached, and neither result
+    // served for the other.
+    const sessionCodes = async () => {
+      const own = await t.app.inject({
+        method: 'GET',
+        url: '/api/sys/permission/getUserPermissionByToken',
+        headers: authHeaders(worker),
+      });
+      return (own.json().result.auth as { action: string }[]).map((a) => a.action);
+    };
+    expect(await sessionCodes()).toContain('system:log:list');
     const perms = await withKey('/api/sys/permission/getUserPermissionByToken', key);
     expect(perms.statusCode).toBe(200);
     const codes = (perms.json().result.auth as { action: string }[]).map((a) => a.action);
     expect([...new Set(codes)]).toEqual(['device:list']);
+    expect(await sessionCodes()).toContain('system:log:list');
   });
 
   it('loses a permission the user loses', async () => {

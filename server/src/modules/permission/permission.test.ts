@@ -1,6 +1,12 @@
+import { gunzipSync } from 'node:zlib';
 import type { TMenuItem } from '@blrms/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_ROLE_ID, PLATFORM_COMPANY_ID, permissionId } from '../../db/seed/seed.js';
+import {
+  ADMIN_ROLE_ID,
+  OPERATOR_ROLE_ID,
+  PLATFORM_COMPANY_ID,
+  permissionId,
+} from '../../db/seed/seed.js';
 import { ADMIN_PASSWORD, authHeaders, createTestApp, type TestContext } from '../../test/app.js';
 
 const URL = '/api/sys/permission/getUserPermissionByToken';
@@ -103,6 +109,31 @@ describe('getUserPermissionByToken', () => {
       type: '1',
       status: '1',
     });
+  });
+
+  it('sends the cached menu as UTF-8 bytes in the envelope, stamped per response', async () => {
+    const get = () => t.app.inject({ method: 'GET', url: URL, headers: authHeaders(operator) });
+    const first = await get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await get();
+    for (const res of [first, second]) {
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    }
+    const [a, b] = [first.json(), second.json()];
+    expect(a).toMatchObject({ success: true, message: '', code: 200 });
+    expect(b.timestamp).toBeGreaterThan(a.timestamp);
+    expect(b.result).toEqual(a.result);
+    // The Chinese titles survive the byte encoding of the cached text.
+    expect(titles(a.result.menu)).toContain('设备管理');
+
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: URL,
+      headers: { ...authHeaders(operator), 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString()).result).toEqual(a.result);
   });
 
   it('titles the menu in English for Accept-Language en-US', async () => {
@@ -220,6 +251,26 @@ describe('getUserPermissionByToken', () => {
       headers: authHeaders(operator, { 'accept-language': 'en-US' }),
     });
     expect(en.json().message).toBe('Access denied');
+  });
+
+  it('gives users of the same roles the same menu, and one whose roles change a menu of their own', async () => {
+    const password = 'Same-Roles-Pass-1';
+    await t.createUser({ username: 'twin-a', password, roleIds: [OPERATOR_ROLE_ID] });
+    const twinB = await t.createUser({ username: 'twin-b', password, roleIds: [OPERATOR_ROLE_ID] });
+    const [a, b] = [await t.login('twin-a', password), await t.login('twin-b', password)];
+    const menuOf = async (token: string) =>
+      (await t.app.inject({ method: 'GET', url: URL, headers: authHeaders(token) })).json()
+        .result as { auth: { action: string }[] };
+    expect(await menuOf(b)).toEqual(await menuOf(a));
+
+    await t.db
+      .insertInto('sys_user_role')
+      .values({ user_id: twinB, role_id: ADMIN_ROLE_ID })
+      .execute();
+    await t.bus.publish('auth.permissions-changed', { userId: twinB });
+    const codes = async (token: string) => (await menuOf(token)).auth.map((e) => e.action);
+    expect(await codes(b)).toContain('system:log:list');
+    expect(await codes(a)).not.toContain('system:log:list');
   });
 
   it('picks up a new grant once the bus reports the change', async () => {
