@@ -204,7 +204,7 @@ export default tseslint.config(
                 'expired',
                 'move',
                 'byJob',
-                'openRowsOfDevice',
+                'openRowsOfDevices',
                 'withCampaignLocked',
                 'candidates',
                 'delay',
@@ -255,7 +255,7 @@ export default tseslint.config(
             },
             {
               class: 'DeviceConfigRepository',
-              methods: ['unanswered', 'pendingAmong'],
+              methods: ['unanswered', 'pendingAmong', 'findAmong'],
               reason: 'the deadline sweep and online devices span every company',
             },
             {

@@ -1,6 +1,7 @@
 // Preloaded into the server by `bench/fleet.ts --cpu-prof <dir>` (NODE_OPTIONS=--import; node
 // refuses --cpu-prof there): SIGUSR2 starts a V8 CPU profile, the next SIGUSR2 writes it to
-// <dir>/server-<pid>-<n>.cpuprofile, so that each telemetry storm gets a profile of its own.
+// <dir>/server-<pid>-<n>.cpuprofile, so that each storm (connect, telemetry, reconnect) gets a
+// profile of its own.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import path from 'node:path';

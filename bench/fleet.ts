@@ -30,7 +30,8 @@
  * --connect-rate 20000 and --pending 500 (the simulator's pace), --source-ips
  * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database), --stages
  * (which of hold, storm, disconnect, reconnect, mosquitto run after the connect storm; default all),
- * --cpu-prof <dir> (a V8 CPU profile of the server during each telemetry storm, written there).
+ * --cpu-prof <dir> (a V8 CPU profile of the server during each connect storm and each telemetry
+ * storm, written there in the order they run: connect, telemetry…, reconnect).
  *
  * Each device holds one socket in the server and one in the simulator: `ulimit -n` must exceed
  * the device count in both (checked below).
@@ -239,6 +240,20 @@ async function waitForOnline(
     await sleep(250);
   }
   return { online, ms: performance.now() - start };
+}
+
+const METRICS_TOKEN = 'fleet-bench-metrics-token';
+
+/** The telemetry writer's lines of the server's `/metrics`: rows stored, dropped, batches. */
+async function deviceDataMetrics(server: RunningServer): Promise<string> {
+  const res = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('blrms_device_data_'))
+    .join('; ');
 }
 
 async function telemetryRows(database: DatabaseHandle): Promise<number> {
@@ -504,6 +519,7 @@ async function runOurs(): Promise<OurRun> {
   const server = await startServer({
     MQTT_PORT: String(mqttPort),
     LOG_LEVEL: 'warn',
+    METRICS_TOKEN,
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...(flags['cpu-prof']
       ? {
@@ -538,7 +554,9 @@ async function runOurs(): Promise<OurRun> {
 
     log(`connect storm: ${DEVICES} new devices → ${url}`);
     await sim.send('start', { options: fleetOptions(url, token, {}) });
+    profileServer();
     const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    profileServer();
     log(`${storm.online} online in ${fmt(storm.durationMs)} ms; waiting for the API`);
     const api1 = await waitForOnline(server, session, DEVICES, 120_000);
     await sleep(5000);
@@ -559,6 +577,7 @@ async function runOurs(): Promise<OurRun> {
 
     let telemetry: TelemetryStorm | undefined;
     let alarms: AlarmRun | undefined;
+    if (runs('storm')) log(`before the storms: ${await deviceDataMetrics(server)}`);
     if (runs('storm') && RULES === 0) {
       log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
       telemetry = await telemetryStorm(sim, () => telemetryRows(database));
@@ -591,6 +610,7 @@ async function runOurs(): Promise<OurRun> {
       socket.close();
       socket = undefined;
     }
+    if (runs('storm')) log(`after the storms: ${await deviceDataMetrics(server)}`);
 
     let disconnect: DisconnectResult | undefined;
     if (runs('disconnect')) {
@@ -605,7 +625,9 @@ async function runOurs(): Promise<OurRun> {
       await waitForOnline(server, session, 0, 120_000);
       sim = new SimProcess();
       await sim.send('start', { options: fleetOptions(url, token, {}) });
+      profileServer();
       reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+      profileServer();
     }
     const rows = await telemetryRows(database);
     return {

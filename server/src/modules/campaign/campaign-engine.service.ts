@@ -33,6 +33,7 @@ import {
   type WaveTally,
 } from './campaign-plan.rules.js';
 import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaign.repository.js';
+import { BatchedLookup } from '../../platform/batched-lookup.js';
 import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /*
@@ -96,6 +97,12 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
 const PROGRESS_WRITE_MS = 2000;
 /** After a device frees a slot the engine fills it this soon, not at the next tick. */
 const REFILL_DELAY_MS = 50;
+/** Devices coming online within this long (at most this many) have their open rows read together. */
+const ONLINE_BATCH_WAIT_MS = 5;
+const ONLINE_BATCH_MAX = 500;
+
+/** A row of a device coming online, with what the engine needs of its campaign. */
+type OnlineRow = Awaited<ReturnType<CampaignRepository['openRowsOfDevices']>>[number];
 
 /** How a device's firmware upgrade in a campaign ended (for the alarm engine). */
 export interface UpgradeOutcome {
@@ -124,6 +131,22 @@ export class CampaignEngine {
   private readonly progressWrittenAt = new Map<string, number>();
   /** Each device's messages, handled in the order they arrived (see `inOrder`). */
   private readonly deviceQueue = new KeyedQueue();
+  /**
+   * The open rows of devices coming online, read for many at once: every connect asks, and in a
+   * storm of thousands one statement per device was a measurable share of the server.
+   */
+  private readonly openRows = new BatchedLookup<string, OnlineRow[]>(
+    async (deviceIds) => {
+      const byDevice = new Map<string, OnlineRow[]>();
+      for (const row of await this.deps.repository.openRowsOfDevices(deviceIds)) {
+        const rows = byDevice.get(row.device_id);
+        if (rows) rows.push(row);
+        else byDevice.set(row.device_id, [row]);
+      }
+      return byDevice;
+    },
+    { waitMs: ONLINE_BATCH_WAIT_MS, maxKeys: ONLINE_BATCH_MAX },
+  );
 
   constructor(
     private readonly deps: {
@@ -676,7 +699,7 @@ export class CampaignEngine {
     status: DeviceOnlineStatus,
     receivedAt: number,
   ): Promise<void> {
-    const rows = await this.deps.repository.openRowsOfDevice(device.id);
+    const rows = (await this.openRows.get(device.id)) ?? [];
     for (const row of rows) {
       if (row.kind === 'ota') {
         const firmware = await this.firmwareOf(row.company_id, row.firmware_id);

@@ -458,8 +458,11 @@ export class CampaignRepository {
       .executeTakeFirst();
   }
 
-  /** The device's rows still in progress, in campaigns still running or paused. */
-  openRowsOfDevice(deviceId: string) {
+  /**
+   * The rows of these devices still in progress, in campaigns still running or paused: one
+   * statement for the devices of a batch that came online together.
+   */
+  openRowsOfDevices(deviceIds: string[]) {
     return this.db
       .selectFrom('campaign_device')
       .innerJoin('campaign', 'campaign.id', 'campaign_device.campaign_id')
@@ -469,7 +472,7 @@ export class CampaignRepository {
         'campaign.state as campaign_state',
         'campaign.firmware_id',
       ])
-      .where('campaign_device.device_id', '=', deviceId)
+      .where('campaign_device.device_id', 'in', deviceIds)
       .where('campaign_device.state', 'in', OPEN_STATES)
       .where('campaign.state', 'in', ['running', 'paused'])
       .execute();

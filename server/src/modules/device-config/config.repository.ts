@@ -215,15 +215,16 @@ export class DeviceConfigRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** The desired version still to be sent to a device that just came online, if there is one. */
-  pending(companyId: string, deviceId: string): Promise<DeviceConfigTable | undefined> {
-    return scoped(this.db, companyId)
+  /**
+   * The rows of these devices (of any company; the caller checks each row's company): one
+   * statement for the devices of a batch that came online or reported together.
+   */
+  findAmong(deviceIds: string[]): Promise<DeviceConfigTable[]> {
+    return this.db
       .selectFrom('device_config')
       .selectAll()
-      .where('device_id', '=', deviceId)
-      .where('state', '=', 'pending')
-      .where(sql<boolean>`desired_version > coalesce(reported_version, 0)`)
-      .executeTakeFirst();
+      .where('device_id', 'in', deviceIds)
+      .execute();
   }
 
   /** Of these devices (of any company), those with a desired version still to be sent. */

@@ -35,6 +35,7 @@ import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/pagin
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';
+import { BatchedLookup } from '../../platform/batched-lookup.js';
 import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /**
@@ -73,6 +74,13 @@ const ANSWER_TIMEOUT_MS = CONFIG_ANSWER_TIMEOUT_SEC * 1000;
 const RESUME_GRACE_MS = 10_000;
 /** Held devices looked up at once when pending versions are re-sent after a gap in the bus. */
 const RESEND_BATCH = 500;
+/**
+ * Devices coming online or reporting within this long (at most this many) have their rows read
+ * together: every connect does both, and in a storm one statement each per device was a
+ * measurable share of the server.
+ */
+const ONLINE_BATCH_WAIT_MS = 5;
+const ONLINE_BATCH_MAX = 500;
 
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
@@ -179,6 +187,11 @@ export class DeviceConfigService {
   /** Each device's messages, handled in the order they arrived (see `inOrder`). */
   private readonly deviceQueue = new KeyedQueue();
   private resumedAt = Number.NEGATIVE_INFINITY;
+  private readonly rowsOfDevices = new BatchedLookup<string, DeviceConfigTable>(
+    async (deviceIds) =>
+      new Map((await this.repository.findAmong(deviceIds)).map((row) => [row.device_id, row])),
+    { waitMs: ONLINE_BATCH_WAIT_MS, maxKeys: ONLINE_BATCH_MAX },
+  );
 
   constructor(
     private readonly repository: DeviceConfigRepository,
@@ -417,10 +430,16 @@ export class DeviceConfigService {
     }
   }
 
+  /** The device's row, read in a batch with those of other devices reporting or coming online. */
+  private async rowOf(device: DeviceRef): Promise<DeviceConfigTable | undefined> {
+    const row = await this.rowsOfDevices.get(device.id);
+    return row?.company_id === device.companyId ? row : undefined;
+  }
+
   /** Sends the desired version the device has not answered yet, if there is one. */
   private async pushPending(device: DeviceRef): Promise<void> {
-    const row = await this.repository.pending(device.companyId, device.id);
-    if (!row) return;
+    const row = await this.rowOf(device);
+    if (row?.state !== 'pending' || row.desired_version <= (row.reported_version ?? 0)) return;
     const config = parseConfig(row.desired_json);
     const target = await this.repository.target(device.companyId, device.id);
     if (!config || !target) return;
@@ -435,7 +454,7 @@ export class DeviceConfigService {
     payload: TConfigReportedPayload,
     receivedAt: number,
   ): Promise<void> {
-    const row = await this.repository.find(device.companyId, device.id);
+    const row = await this.rowOf(device);
     const ok = payload.result === 'ok';
     const desired = row?.desired_version ?? 0;
     // Firmware that echoes the refused version still runs what it had, not that version.

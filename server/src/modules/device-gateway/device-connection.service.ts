@@ -4,6 +4,7 @@ import {
   MQTT_HOOK_SECRET_HEADER,
   deviceMayUse,
   parseDeviceAddress,
+  upTopic,
   type TDisconnectReason,
   type TMqttAclRequest,
   type TMqttAuthRequest,
@@ -68,6 +69,11 @@ export class DeviceSession implements MqttSession, DeviceRef {
   /** The id of this connection's row in the connection history. */
   readonly connectionId = newId();
   aclViolations = 0;
+  /**
+   * The topic of most of its messages: one string comparison admits and routes them, instead of
+   * parsing the topic twice (the ACL, then the router) at tens of thousands of messages a second.
+   */
+  readonly telemetryTopic: string;
 
   constructor(
     readonly id: string,
@@ -81,7 +87,9 @@ export class DeviceSession implements MqttSession, DeviceRef {
     readonly watcher = false,
     /** The hash of the key it logged in with: a key regenerated since no longer admits it. */
     readonly keyHash: string | null = null,
-  ) {}
+  ) {
+    this.telemetryTopic = upTopic(address, 'telemetry');
+  }
 
   get clientId(): string {
     return this.watcher ? `${this.address}${WATCH_SUFFIX}` : this.address;
@@ -115,6 +123,8 @@ type LoginOutcome =
       sn: string;
       address: string;
       watcher: boolean;
+      /** The hash of the key it logged in with. */
+      keyHash: string;
     }
   | { ok: false; reason: TRefusalReason };
 
@@ -202,12 +212,14 @@ export class DeviceConnection {
         request.ip,
         this.deps.clock(),
         outcome.watcher,
-        sha256(request.password?.toString('utf8') ?? ''),
+        outcome.keyHash,
       ),
     };
   }
 
   authorize(session: DeviceSession, action: 'publish' | 'subscribe', topic: string): boolean {
+    // Its own telemetry topic is one it may publish (an address of a session is a valid one).
+    if (action === 'publish' && !session.watcher && topic === session.telemetryTopic) return true;
     if (!(session.watcher && action === 'publish') && deviceMayUse(session.address, action, topic))
       return true;
     session.aclViolations += 1;
@@ -421,7 +433,8 @@ export class DeviceConnection {
       return refuse('bad-credentials');
     }
     const { sn, tokenCode } = address;
-    const row = await this.deps.repository.login(sha256(input.password), sn);
+    const keyHash = sha256(input.password);
+    const row = await this.deps.repository.login(keyHash, sn);
     if (!row) return refuse('token-unknown');
     if (row.token_code !== tokenCode) return refuse('token-mismatch');
     const context = {
@@ -441,6 +454,7 @@ export class DeviceConnection {
         sn,
         address: name,
         watcher,
+        keyHash,
       };
     }
     // A watcher watches a device that exists; it never registers one.
@@ -463,6 +477,7 @@ export class DeviceConnection {
       sn,
       address: name,
       watcher,
+      keyHash,
     };
   }
 

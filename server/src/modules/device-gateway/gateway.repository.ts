@@ -1,7 +1,8 @@
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
+import { BatchedLookup } from '../../platform/batched-lookup.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
 const LIVE_COLUMNS = [
@@ -84,14 +85,44 @@ const PRESENCE_COLUMN_TYPES: Record<PresenceColumn, 'varchar' | 'bigint'> = {
   node_id: 'varchar',
 };
 
-/** Typed parameters: PostgreSQL cannot infer the types of VALUES columns from placeholders. */
-const typed = (value: unknown, type: 'varchar' | 'bigint') =>
-  sql`cast(${value} as ${sql.raw(type)})`;
+/** How a statement names its n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
+type Placeholder = (n: number) => string;
+
+/**
+ * A statement of many rows of typed parameters, its text written directly: Kysely's builder and
+ * compiler cost more per presence batch than running it (a template node per value, each visited
+ * and frozen). Typed, because PostgreSQL cannot infer the types of VALUES columns from
+ * placeholders.
+ */
+class RowsStatement {
+  readonly parameters: unknown[] = [];
+
+  constructor(private readonly placeholder: Placeholder) {}
+
+  /** `(cast(? as varchar), cast(? as bigint), ...)` for one row, its values kept in order. */
+  row(values: [unknown, 'varchar' | 'bigint'][]): string {
+    const cells = values.map(([value, type]) => {
+      this.parameters.push(value);
+      return `cast(${this.placeholder(this.parameters.length)} as ${type})`;
+    });
+    return `(${cells.join(', ')})`;
+  }
+
+  compile(text: string): CompiledQuery {
+    return CompiledQuery.raw(text, this.parameters);
+  }
+}
+
+const LIVE_RETURNING = LIVE_COLUMNS.join(', ');
 
 /** One statement for changes that all set the same columns (and are all guarded, or none). */
-function presenceUpdate(changes: PresenceChange[]) {
+function presenceUpdate(changes: PresenceChange[], placeholder: Placeholder): CompiledQuery {
   const [first] = changes;
   const columns = Object.keys(first?.values ?? {}) as PresenceColumn[];
+  for (const column of columns) {
+    // Names go into the text: only the columns presence owns.
+    if (!Object.hasOwn(PRESENCE_COLUMN_TYPES, column)) throw new Error(`not a presence column`);
+  }
   const guarded = first?.guard !== undefined;
   const names = [
     'v_id',
@@ -99,71 +130,75 @@ function presenceUpdate(changes: PresenceChange[]) {
     ...columns.map((c) => `v_${c}`),
     ...(guarded ? ['v_guard_node', 'v_guard_at'] : []),
   ];
-  const values = changes.map(
-    (change) =>
-      sql`(${sql.join([
-        typed(change.deviceId, 'varchar'),
-        typed(change.companyId, 'varchar'),
-        ...columns.map((c) => typed(change.values[c] ?? null, PRESENCE_COLUMN_TYPES[c])),
-        ...(guarded
-          ? [typed(change.guard?.nodeId, 'varchar'), typed(change.guard?.connectedAt, 'bigint')]
-          : []),
-      ])})`,
+  const statement = new RowsStatement(placeholder);
+  const rows = changes.map((change) =>
+    statement.row([
+      [change.deviceId, 'varchar'],
+      [change.companyId, 'varchar'],
+      ...columns.map((c): [unknown, 'varchar' | 'bigint'] => [
+        change.values[c] ?? null,
+        PRESENCE_COLUMN_TYPES[c],
+      ]),
+      ...(guarded
+        ? ([
+            [change.guard?.nodeId, 'varchar'],
+            [change.guard?.connectedAt, 'bigint'],
+          ] as [unknown, 'varchar' | 'bigint'][])
+        : []),
+    ]),
   );
   const guard = guarded
-    ? sql`and device.node_id = v.v_guard_node
+    ? ` and device.node_id = v.v_guard_node
         and (device.last_connect_at is null or device.last_connect_at <= v.v_guard_at)`
-    : sql``;
-  const header = sql.join(names.map((n) => sql.raw(n)));
-  return sql<LiveRow>`with v (${header}) as (values ${sql.join(values)})
-    update device set ${sql.join(columns.map((c) => sql`${sql.raw(c)} = ${sql.raw(`v.v_${c}`)}`))}
+    : '';
+  return statement.compile(`with v (${names.join(', ')}) as (values ${rows.join(', ')})
+    update device set ${columns.map((c) => `${c} = v.v_${c}`).join(', ')}
     from v
-    where device.id = v.v_id and device.company_id = v.v_company_id ${guard}
-    returning ${sql.join(LIVE_COLUMNS.map((c) => sql.raw(c)))}`;
+    where device.id = v.v_id and device.company_id = v.v_company_id${guard}
+    returning ${LIVE_RETURNING}`);
 }
 
 /** Inserts sessions of devices that still exist (one deleted since it connected has none). */
-function sessionInsert(rows: DeviceSessionTable[]) {
-  const values = rows.map(
-    (r) =>
-      sql`(${sql.join([
-        typed(r.id, 'varchar'),
-        typed(r.company_id, 'varchar'),
-        typed(r.device_id, 'varchar'),
-        typed(r.connected_at, 'bigint'),
-        typed(r.disconnected_at, 'bigint'),
-        typed(r.reason, 'varchar'),
-        typed(r.ip, 'varchar'),
-        typed(r.node_id, 'varchar'),
-      ])})`,
+function sessionInsert(sessions: DeviceSessionTable[], placeholder: Placeholder): CompiledQuery {
+  const statement = new RowsStatement(placeholder);
+  const rows = sessions.map((r) =>
+    statement.row([
+      [r.id, 'varchar'],
+      [r.company_id, 'varchar'],
+      [r.device_id, 'varchar'],
+      [r.connected_at, 'bigint'],
+      [r.disconnected_at, 'bigint'],
+      [r.reason, 'varchar'],
+      [r.ip, 'varchar'],
+      [r.node_id, 'varchar'],
+    ]),
   );
-  return sql`with v (v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at,
-      v_reason, v_ip, v_node_id) as (values ${sql.join(values)})
+  return statement.compile(`with v (v_id, v_company_id, v_device_id, v_connected_at,
+      v_disconnected_at, v_reason, v_ip, v_node_id) as (values ${rows.join(', ')})
     insert into device_session
       (id, company_id, device_id, connected_at, disconnected_at, reason, ip, node_id)
     select v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at, v_reason, v_ip,
       v_node_id
     from v
-    where exists (select 1 from device where device.id = v.v_device_id)`;
+    where exists (select 1 from device where device.id = v.v_device_id)`);
 }
 
 /** Closes sessions by id, one statement for many; a session closed already stays as it was. */
-function sessionClose(closes: SessionClose[]) {
-  const values = closes.map(
-    (c) =>
-      sql`(${sql.join([
-        typed(c.id, 'varchar'),
-        typed(c.disconnectedAt, 'bigint'),
-        typed(c.reason, 'varchar'),
-      ])})`,
+function sessionClose(closes: SessionClose[], placeholder: Placeholder): CompiledQuery {
+  const statement = new RowsStatement(placeholder);
+  const rows = closes.map((c) =>
+    statement.row([
+      [c.id, 'varchar'],
+      [c.disconnectedAt, 'bigint'],
+      [c.reason, 'varchar'],
+    ]),
   );
-  return sql`with v (v_id, v_at, v_reason) as (values ${sql.join(values)})
+  return statement.compile(`with v (v_id, v_at, v_reason) as (values ${rows.join(', ')})
     update device_session set disconnected_at = v.v_at, reason = v.v_reason
     from v
-    where device_session.id = v.v_id and device_session.disconnected_at is null`;
+    where device_session.id = v.v_id and device_session.disconnected_at is null`);
 }
 
-/** Stand-ins for the parameters of the compiled login query, replaced on each run. */
 /** When and why a node's devices were set offline together. */
 export type NodeRelease = Required<
   Pick<PresenceValues, 'last_disconnect_at' | 'disconnect_reason'>
@@ -194,55 +229,78 @@ async function offlineIn(
     .execute();
 }
 
-const LOGIN_KEY_SLOT = '\u0000key-hash';
-const LOGIN_SN_SLOT = '\u0000sn';
-
-function compileLogin(db: Db) {
-  return db
-    .selectFrom('device_token as t')
-    .innerJoin('sys_company as c', 'c.id', 't.company_id')
-    .innerJoin('sys_user as u', 'u.id', 't.owner_id')
-    .leftJoin('device as d', (join) =>
-      join.onRef('d.token_id', '=', 't.id').on('d.sn', '=', LOGIN_SN_SLOT),
-    )
-    .select([
-      't.id as token_id',
-      't.code as token_code',
-      't.company_id',
-      't.owner_id',
-      't.enabled as token_enabled',
-      't.auto_register',
-      'c.status as company_status',
-      'u.username as owner_name',
-      'u.org_code as owner_org_code',
-      'd.id as device_id',
-      'd.enabled as device_enabled',
-    ])
-    .where('t.key_hash', '=', LOGIN_KEY_SLOT)
-    .compile();
+/** What a CONNECT needs of the token of its key, and of that token's device with its SN. */
+export interface LoginRow {
+  token_id: string;
+  token_code: string;
+  company_id: string;
+  owner_id: string;
+  token_enabled: number;
+  auto_register: number;
+  company_status: number;
+  owner_name: string;
+  owner_org_code: string | null;
+  device_id: string | null;
+  device_enabled: number | null;
 }
-type LoginQuery = ReturnType<typeof compileLogin>;
+
+/** Logins arriving within this long (at most this many) are looked up in one statement. */
+const LOGIN_BATCH_WAIT_MS = 2;
+const LOGIN_BATCH_MAX = 200;
+
+/** A login's key in a batch: the key hash (hex, so never a line break), a line break, the SN. */
+const loginKey = (keyHash: string, sn: string) => `${keyHash}\n${sn}`;
+
+/**
+ * The logins of many (key hash, SN) pairs in one statement: for each pair, the token of the key
+ * (with its company's status and its owner) and the device of that token with the SN, if any.
+ */
+function loginsQuery(keys: string[], placeholder: Placeholder): CompiledQuery {
+  const statement = new RowsStatement(placeholder);
+  const rows = keys.map((key) => {
+    const at = key.indexOf('\n');
+    return statement.row([
+      [key.slice(0, at), 'varchar'],
+      [key.slice(at + 1), 'varchar'],
+    ]);
+  });
+  return statement.compile(`with v (v_key, v_sn) as (values ${rows.join(', ')})
+    select v.v_key, v.v_sn, t.id as token_id, t.code as token_code, t.company_id, t.owner_id,
+      t.enabled as token_enabled, t.auto_register, c.status as company_status,
+      u.username as owner_name, u.org_code as owner_org_code,
+      d.id as device_id, d.enabled as device_enabled
+    from v
+    inner join device_token t on t.key_hash = v.v_key
+    inner join sys_company c on c.id = t.company_id
+    inner join sys_user u on u.id = t.owner_id
+    left join device d on d.token_id = t.id and d.sn = v.v_sn`);
+}
 
 export class GatewayRepository {
-  private loginQuery: LoginQuery | undefined;
+  private placeholderOf: Placeholder | undefined;
+  /**
+   * A connect storm's logins, looked up together: on PostgreSQL one statement per login took one
+   * pool connection each, and hundreds waiting for the pool timed out (valid devices refused).
+   */
+  private readonly logins = new BatchedLookup<string, LoginRow>(
+    async (keys) => {
+      const { rows } = await this.db.executeQuery<LoginRow & { v_key: string; v_sn: string }>(
+        loginsQuery(keys, this.placeholder()),
+      );
+      return new Map(rows.map((row) => [loginKey(row.v_key, row.v_sn), row]));
+    },
+    { waitMs: LOGIN_BATCH_WAIT_MS, maxKeys: LOGIN_BATCH_MAX },
+  );
 
   constructor(private readonly db: Db) {}
 
   /**
-   * Everything a CONNECT needs, in one statement: the token of the key (with its company's
-   * status and its owner) and the device of that token with the SN, if any. Compiled once: every
-   * connect runs it, and compiling it again each time cost as much as running it.
+   * Everything a CONNECT needs: the token of the key (with its company's status and its owner)
+   * and the device of that token with the SN, if any. Read in one statement with the logins
+   * that arrive at the same time.
    */
-  async login(keyHash: string, sn: string) {
-    const compiled = (this.loginQuery ??= compileLogin(this.db));
-    const query: LoginQuery = {
-      ...compiled,
-      parameters: compiled.parameters.map((p) =>
-        p === LOGIN_KEY_SLOT ? keyHash : p === LOGIN_SN_SLOT ? sn : p,
-      ),
-    };
-    const { rows } = await this.db.executeQuery(query);
-    return rows[0];
+  login(keyHash: string, sn: string): Promise<LoginRow | undefined> {
+    return this.logins.get(loginKey(keyHash, sn));
   }
 
   /**
@@ -301,24 +359,38 @@ export class GatewayRepository {
       const shape = change.guard ? `${columns}|guarded` : columns;
       shapes.set(shape, [...(shapes.get(shape) ?? []), change]);
     }
+    const placeholder = this.placeholder();
     return this.db.transaction().execute(async (trx) => {
       const rows: LiveRow[] = [];
       for (const group of shapes.values()) {
         for (let i = 0; i < group.length; i += PRESENCE_ROWS_PER_STATEMENT) {
-          const { rows: updated } = await presenceUpdate(
-            group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT),
-          ).execute(trx);
-          rows.push(...updated);
+          const { rows: updated } = await trx.executeQuery(
+            presenceUpdate(group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT), placeholder),
+          );
+          rows.push(...(updated as LiveRow[]));
         }
       }
       for (let i = 0; i < sessions.opened.length; i += SESSION_ROWS_PER_STATEMENT) {
-        await sessionInsert(sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
+        await trx.executeQuery(
+          sessionInsert(sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT), placeholder),
+        );
       }
       for (let i = 0; i < sessions.closed.length; i += SESSION_ROWS_PER_STATEMENT) {
-        await sessionClose(sessions.closed.slice(i, i + SESSION_ROWS_PER_STATEMENT)).execute(trx);
+        await trx.executeQuery(
+          sessionClose(sessions.closed.slice(i, i + SESSION_ROWS_PER_STATEMENT), placeholder),
+        );
       }
       return rows;
     });
+  }
+
+  /** The dialect's parameter syntax, as its own compiler writes the first one. */
+  private placeholder(): Placeholder {
+    if (!this.placeholderOf) {
+      const numbered = sql`${0}`.compile(this.db).sql.startsWith('$');
+      this.placeholderOf = numbered ? (n) => `$${n}` : () => '?';
+    }
+    return this.placeholderOf;
   }
 
   /**

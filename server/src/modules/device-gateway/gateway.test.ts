@@ -297,6 +297,54 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(sink.eventsOf(sn, 'takeover')).toEqual([]);
   });
 
+  it('answers logins looked up together each as if alone', async () => {
+    const sn = uniqueSn('BATCH');
+    const other = credentialOf(
+      await admin.ok('POST', '/device/token/add', { name: 'Batch', autoRegister: true }),
+    );
+    await (await device(sn, key)).endAsync();
+    const disabledSn = uniqueSn('BATCH');
+    await (await device(disabledSn, key)).endAsync();
+    const disabled = await expectDevice(admin, disabledSn, { status: 'offline' });
+    await admin.ok('PUT', '/device/device/edit', {
+      id: disabled.id,
+      name: disabled.name,
+      series: disabled.series,
+      enabled: false,
+    });
+    const logins: [string, string][] = [
+      [sha256(key.key), sn],
+      [sha256(key.key), uniqueSn('BATCH')],
+      [sha256('not-the-key'), sn],
+      [sha256(other.key), sn],
+      [sha256(key.key), disabledSn],
+      [sha256(key.key), sn],
+    ];
+    const repository = new GatewayRepository(t.db);
+    const alone = [];
+    for (const [keyHash, loginSn] of logins) alone.push(await repository.login(keyHash, loginSn));
+    const together = await Promise.all(logins.map(([h, s]) => repository.login(h, s)));
+    expect(together).toEqual(alone);
+    expect(
+      alone.map((row) => row && [row.token_id === tokenId, row.device_id, row.device_enabled]),
+    ).toEqual([
+      [true, expect.any(String), 1],
+      [true, null, null],
+      undefined,
+      [false, null, null],
+      [true, disabled.id, 0],
+      [true, expect.any(String), 1],
+    ]);
+    // Through the broker, at once: each connection gets its own answer.
+    const codes = await Promise.all([
+      refusalCode(url, sn, key),
+      refusalCode(url, sn, { ...key, key: 'not-the-key' }),
+      refusalCode(url, disabledSn, key),
+      refusalCode(url, sn, { code: key.code, key: other.key }),
+    ]);
+    expect(codes).toEqual([0, 4, 5, 4]);
+  });
+
   it('refuses the devices of a frozen company', async () => {
     const companyId = await t.createCompany(`gw-frozen-${newId().slice(0, 6)}`);
     const ownerId = await t.createUser({
@@ -453,6 +501,27 @@ describe('MQTT gateway (embedded broker)', () => {
     expect(sink.eventsOf(sn, 'malformed-payload').map((e) => e.message)).toEqual([
       `${upTopic(at(sn), 'telemetry')}: values dropped: bad key, di1`,
     ]);
+  });
+
+  it('takes telemetry as its schema does: other fields dropped, a bad time refused', async () => {
+    const sn = uniqueSn();
+    const connection = await device(sn);
+    const topic = upTopic(at(sn), 'telemetry');
+    for (const payload of [
+      { ts: 5, values: { signal: -70 }, extra: true },
+      { ts: -1, values: { signal: -71 } },
+      { ts: 1.5, values: { signal: -72 } },
+      { values: { signal: -73, Signal_2: 0 } },
+    ]) {
+      await connection.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
+    }
+    await vi.waitFor(() =>
+      expect(sink.telemetry.filter((r) => r.device.sn === sn).map((r) => r.payload)).toEqual([
+        { ts: 5, values: { signal: -70 } },
+        { values: { signal: -73, Signal_2: 0 } },
+      ]),
+    );
+    expect(sink.eventsOf(sn, 'malformed-payload')).toHaveLength(2);
   });
 
   it('lets a second connection with the same SN take over and keeps the device online', async () => {

@@ -111,21 +111,27 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
         // A null subscription is refused in the SUBACK (0x80); the others of the packet stand.
         done(null, allowed ? subscription : null);
       },
-      published: (packet, client, done) => {
-        done(null);
-        if (client) this.published(client as Tracked<S>, packet);
-      },
     });
     // Aedes announces every connect, subscribe and disconnect on `$SYS/…` topics that nothing here
     // reads (devices may not subscribe to them; the gateway hears the events directly), and each
     // announcement went through the topic matchers: dropped before it is built into a packet.
-    // (Aedes itself also calls it as publish(packet, client, done).)
+    // A connection's own publish (and its will), once authorized, is on its device's `up/` tree
+    // or on the discard topic, and no connection may subscribe to either (only to its `down/`
+    // tree): it goes to the gateway at once instead of through the matchers, the offline queues
+    // and the retained store, which at tens of thousands of messages a second cost more than the
+    // gateway's own work. The server's own publishes (downlinks) have no client and are routed.
+    // (Aedes calls it as publish(packet, client, done); the server as publish(packet, done).)
     const broker = this.broker as unknown as { publish: AedesPublish };
     const publish = broker.publish.bind(this.broker);
     broker.publish = (packet, ...rest) => {
-      if (!packet.topic.startsWith(SYS_PREFIX)) return publish(packet, ...rest);
       const done = rest.at(-1);
-      if (typeof done === 'function') (done as () => void)();
+      const [client] = rest;
+      if (client !== null && typeof client === 'object') {
+        this.published(client as Tracked<S>, packet);
+      } else if (!packet.topic.startsWith(SYS_PREFIX)) {
+        return publish(packet, ...rest);
+      }
+      if (typeof done === 'function') (done as (error: null) => void)(null);
     };
     this.broker.on('client', (client: Tracked<S>) => {
       const state = stateOf(client);

@@ -1,0 +1,53 @@
+/** How long a lookup may wait for others, and how many keys one fetch takes at most. */
+export interface BatchedLookupOptions {
+  waitMs: number;
+  maxKeys: number;
+}
+
+interface Waiter<V> {
+  resolve: (value: V | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Gathers the lookups asked for within `waitMs` (or until `maxKeys` keys) into one `fetch` of
+ * them all. A storm of devices coming online asks the same question of each one; one statement
+ * for a batch costs about what one statement for one device did (on PostgreSQL it also takes one
+ * pool connection instead of one per device). Each lookup is answered by a fetch that starts
+ * after it was asked, so it sees everything written before it, as a query of its own would.
+ */
+export class BatchedLookup<K, V> {
+  private waiting = new Map<K, Waiter<V>[]>();
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `fetch` answers the keys it found; a key it leaves out is answered `undefined`. */
+  constructor(
+    private readonly fetch: (keys: K[]) => Promise<Map<K, V>>,
+    private readonly options: BatchedLookupOptions,
+  ) {}
+
+  get(key: K): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiting.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.waiting.set(key, [{ resolve, reject }]);
+      if (this.waiting.size >= this.options.maxKeys) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.waitMs);
+    });
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    this.fetch([...batch.keys()]).then(
+      (found) => {
+        for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.get(key));
+      },
+      (error: unknown) => {
+        for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+      },
+    );
+  }
+}
