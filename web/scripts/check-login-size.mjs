@@ -1,12 +1,15 @@
-// The bytes a browser downloads for a cold visit of /user/login: index.html, the entry, the login
-// page chunk, their static imports and stylesheets, and the shell's language catalog (features'
-// catalogs load with their pages), counted as the server sends them: the build's precompressed
-// copies (`.br`, `.gz`) where they exist, the file itself for the small ones it leaves alone.
-// Fails above the budget, measured on gzip, which every browser accepts (Chromium offers brotli
-// only over HTTPS).
+// The bytes a browser downloads for a cold visit of /user/login, as the server sends them:
+// index.html, the entry (React, i18next and the sign-in page: main.tsx renders it without the
+// console), its static imports and stylesheets, and the reader's language catalog, each file as
+// its brotli copy (`.br`) where the build wrote one, else the file itself (the small ones the build
+// leaves alone). Brotli, because that is what the server sends a browser that offers it, and
+// Chromium offers it on localhost and over HTTPS (the e2e test web/e2e/asset-transfer.e2e.test.ts
+// counts the same visit in Chromium, headers and API answers included). The gzip figure is printed
+// for browsers that offer only gzip. The console (antd, the router, every page) is not counted: it
+// loads after sign-in, prefetched from the first focus on the form. Fails above the budget.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 
-const BUDGET_KB = 350;
+const BUDGET_KB = 200;
 const dist = new URL('../dist/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
 
@@ -21,7 +24,6 @@ const visit = (key) => {
   (chunk.imports ?? []).forEach(visit);
 };
 visit('index.html');
-visit('src/features/auth/LoginPage.tsx');
 
 const sizeOf = (file, encoding) => {
   const compressed = new URL(`${file}.${encoding}`, dist);
@@ -36,15 +38,16 @@ const catalogs = ['src/app/i18n/zh-CN.ts', 'src/app/i18n/en-US.ts'].map((key) =>
   if (!chunk) throw new Error(`no chunk for ${key}: the catalogs are meant to load on their own`);
   return chunk.file;
 });
-const catalog = catalogs.reduce((a, b) => (sizeOf(a, 'gz') >= sizeOf(b, 'gz') ? a : b));
+const catalog = catalogs.reduce((a, b) => (sizeOf(a, 'br') >= sizeOf(b, 'br') ? a : b));
 files.add(catalog);
 
 const list = [...files];
-const gzip = kb(total(list, 'gz'));
 const brotli = kb(total(list, 'br'));
+const gzip = kb(total(list, 'gz'));
 const raw = kb(list.reduce((sum, file) => sum + statSync(new URL(file, dist)).size, 0));
+for (const file of list) console.log(`  ${file}: ${kb(sizeOf(file, 'br')).toFixed(1)} KB`);
 console.log(
-  `login route, cold visit: ${gzip.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB), ` +
-    `${brotli.toFixed(1)} KB brotli, ${raw.toFixed(1)} KB uncompressed, ${list.length} files`,
+  `login route, cold visit: ${brotli.toFixed(1)} KB brotli (budget ${BUDGET_KB} KB), ` +
+    `${gzip.toFixed(1)} KB gzip, ${raw.toFixed(1)} KB uncompressed, ${list.length} files`,
 );
-if (gzip > BUDGET_KB) process.exit(1);
+if (brotli > BUDGET_KB) process.exit(1);

@@ -10,6 +10,7 @@ import type {
   TUserInfo,
   TUserPermission,
 } from '@blrms/contracts';
+import i18n from 'i18next';
 import { http, request } from './client';
 
 /** Calls of the session and account that the shell and the login page share. */
@@ -28,3 +29,23 @@ export const sysApi = {
   updatePassword: (body: TUpdatePasswordRequest) =>
     request<null>('PUT', '/sys/user/updatePassword', { body, silent: true }),
 };
+
+/**
+ * The menu asked for as soon as a sign-in succeeds, while the console's code is still arriving
+ * (main.tsx), so that the two overlap instead of the console asking only once it has mounted. The
+ * console takes it once, in the language it was asked in.
+ */
+let earlyPermission: { lang: string; answer: Promise<TUserPermission> } | undefined;
+
+export function requestPermissionEarly(): void {
+  const answer = sysApi.userPermission();
+  // Whoever takes it handles a failure; until then it must not count as unhandled.
+  answer.catch(() => undefined);
+  earlyPermission = { lang: i18n.language, answer };
+}
+
+export function takeEarlyPermission(lang: string): Promise<TUserPermission> | undefined {
+  const early = earlyPermission;
+  earlyPermission = undefined;
+  return early?.lang === lang ? early.answer : undefined;
+}

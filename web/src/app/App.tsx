@@ -1,3 +1,5 @@
+// The console's root, loaded after sign-in (main.tsx): antd and its React 19 patch come with it.
+import '@ant-design/v5-patch-for-react-19';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';

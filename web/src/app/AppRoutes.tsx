@@ -1,5 +1,5 @@
 import { Suspense, lazy } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { HOME_PAGE_COMPONENT, preloadPage } from './component-registry';
 import { withTexts } from './i18n';
 import { GuestOnly, RequireAuth } from './guards';
@@ -28,10 +28,21 @@ const Console = lazy(loadConsole);
 /**
  * Once the user starts on the login form, the console and the home page load in the background,
  * so the click on login lands on a console that is ready instead of one that starts downloading.
+ * main.tsx calls it too, for the sign-in page it shows before this router exists.
  */
-function preloadConsole(): void {
+export function preloadConsole(): void {
   void loadConsole();
   preloadPage(HOME_PAGE_COMPONENT);
+}
+
+/** The sign-in page inside the console (after a logout, say): its links use the router. */
+function LoginRoute() {
+  const navigate = useNavigate();
+  return (
+    <GuestOnly>
+      <LoginPage onUserIntent={preloadConsole} onNavigate={(path) => void navigate(path)} />
+    </GuestOnly>
+  );
 }
 
 export function AppRoutes() {
@@ -40,14 +51,7 @@ export function AppRoutes() {
       <Suspense fallback={<PageLoading />}>
         <Routes>
           <Route path="/user" element={<Navigate to={LOGIN_PATH} replace />} />
-          <Route
-            path={LOGIN_PATH}
-            element={
-              <GuestOnly>
-                <LoginPage onUserIntent={preloadConsole} />
-              </GuestOnly>
-            }
-          />
+          <Route path={LOGIN_PATH} element={<LoginRoute />} />
           <Route path="/user/register" element={<RegisterPage />} />
           <Route path="/user/register-result" element={<RegisterResultPage />} />
           <Route path="/user/alteration" element={<AlterationPage />} />

@@ -69,6 +69,8 @@ const enUS: Messages = {
     captchaRequired: 'Please enter the verification code',
     failed: 'Login failed',
     series: 'For R40, BL10X and S27X series devices',
+    showPassword: 'Show password',
+    hidePassword: 'Hide password',
   },
   menu: {
     home: 'Home',

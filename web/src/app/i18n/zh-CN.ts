@@ -74,6 +74,8 @@ const zhCN = {
     captchaRequired: '请输入验证码',
     failed: '登录失败',
     series: '支持 R40、BL10X、S27X 系列设备',
+    showPassword: '显示密码',
+    hidePassword: '隐藏密码',
   },
   menu: {
     home: '首页',

@@ -1,15 +1,14 @@
-import { MobileOutlined } from '@ant-design/icons';
 import type { TLoginStep } from '@blrms/contracts';
-import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import {
+  PHONE_PATTERN,
+  VERIFY_CODE_PATTERN,
+  VERIFY_CODE_RESEND_SECONDS,
+} from '@blrms/contracts/constants';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountApi } from '../../api/account';
 import { ApiError } from '../../api/errors';
-import { CodeField } from '../../shared/account/CodeField';
-import { PHONE_PATTERN } from '@blrms/contracts/constants';
-
-type PhoneForm = { mobile: string; captcha: string };
+import { Alert, Button, Field, pattern, required, useFormState } from './controls';
 
 /**
  * The phone tab of the login page: an SMS code instead of the password (POST /sys/phoneLogin).
@@ -17,88 +16,112 @@ type PhoneForm = { mobile: string; captcha: string };
  */
 export function PhoneLoginForm({ onStep }: { onStep: (step: TLoginStep) => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<PhoneForm>();
+  const form = useFormState({ mobile: '', captcha: '' }, () => ({
+    mobile: [
+      required(t('phoneLogin.mobileRequired')),
+      pattern(PHONE_PATTERN, t('account.phoneRule')),
+    ],
+    captcha: [
+      required(t('phoneLogin.codeRequired')),
+      pattern(VERIFY_CODE_PATTERN, t('account.codeRule')),
+    ],
+  }));
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [resendIn, setResendIn] = useState(0);
 
-  const login = useMutation({
-    mutationFn: (values: PhoneForm) => accountApi.phoneLogin(values),
-    onSuccess: onStep,
-    onError: (e) => setError(e instanceof ApiError && e.message ? e.message : t('login.failed')),
-  });
+  useEffect(() => {
+    if (resendIn <= 0) return;
+    const timer = window.setTimeout(() => setResendIn((seconds) => seconds - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [resendIn]);
+
+  const failed = (e: unknown) =>
+    setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
+
+  const edit = (name: 'mobile' | 'captcha', value: string) => {
+    setError(null);
+    form.set(name, value);
+  };
 
   const sendCode = async () => {
-    await form.validateFields(['mobile']);
+    if (!form.validate(['mobile'])) return;
     setError(null);
+    setSending(true);
     try {
-      const { message } = await accountApi.sms({
-        mobile: form.getFieldValue('mobile'),
-        smsmode: '0',
-      });
+      const { message } = await accountApi.sms({ mobile: form.values.mobile, smsmode: '0' });
       setNotice(message);
+      setResendIn(VERIFY_CODE_RESEND_SECONDS);
     } catch (e) {
-      setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
-      throw e;
+      failed(e);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting || !form.validate()) return;
+    setError(null);
+    setSubmitting(true);
+    try {
+      onStep(await accountApi.phoneLogin(form.values));
+    } catch (e) {
+      failed(e);
+    } finally {
+      setSubmitting(false);
     }
   };
 
   return (
-    <Form<PhoneForm>
-      form={form}
-      size="large"
-      onFinish={(values) => {
-        setError(null);
-        login.mutate(values);
-      }}
-      onValuesChange={() => setError(null)}
-      data-testid="phone-login-form"
-    >
+    <form noValidate onSubmit={(event) => void submit(event)} data-testid="phone-login-form">
       {error && (
-        <Alert
-          type="error"
-          showIcon
-          message={error}
-          className="login-page__error"
-          data-testid="phone-login-error"
-        />
+        <Alert kind="error" testId="phone-login-error">
+          {error}
+        </Alert>
       )}
-      {notice && !error && (
-        <Alert type="info" showIcon message={notice} className="login-page__error" />
-      )}
-      <Form.Item
-        name="mobile"
-        rules={[
-          { required: true, message: t('phoneLogin.mobileRequired') },
-          { pattern: PHONE_PATTERN, message: t('account.phoneRule') },
-        ]}
-      >
-        <Input
-          prefix={<MobileOutlined />}
-          placeholder={t('phoneLogin.mobile')}
-          autoComplete="tel"
-          inputMode="tel"
-          maxLength={11}
-          data-testid="phone-login-mobile"
-        />
-      </Form.Item>
-      <CodeField
-        name="captcha"
-        placeholder={t('phoneLogin.code')}
-        required={{ required: true, message: t('phoneLogin.codeRequired') }}
-        send={sendCode}
-        className="login-page__captcha"
-        testId="phone-login-code"
-        sendTestId="phone-login-send"
+      {notice && !error && <Alert kind="info">{notice}</Alert>}
+      <Field
+        label={t('phoneLogin.mobile')}
+        icon="mobile"
+        type="tel"
+        value={form.values.mobile}
+        onChange={(value) => edit('mobile', value)}
+        error={form.error('mobile')}
+        inputRef={form.ref('mobile')}
+        autoComplete="tel"
+        inputMode="tel"
+        maxLength={11}
+        testId="phone-login-mobile"
       />
-      <Button
-        type="primary"
-        htmlType="submit"
-        block
-        loading={login.isPending}
-        data-testid="phone-login-submit"
-      >
+      <div className="login-page__captcha">
+        <Field
+          label={t('phoneLogin.code')}
+          icon="safety"
+          value={form.values.captcha}
+          onChange={(value) => edit('captcha', value)}
+          error={form.error('captcha')}
+          inputRef={form.ref('captcha')}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={6}
+          testId="phone-login-code"
+        />
+        <Button
+          disabled={resendIn > 0}
+          loading={sending}
+          onClick={() => void sendCode()}
+          testId="phone-login-send"
+          className="signin-button--large"
+        >
+          {resendIn > 0 ? t('account.resendIn', { seconds: resendIn }) : t('account.sendCode')}
+        </Button>
+      </div>
+      <Button kind="primary" type="submit" loading={submitting} testId="phone-login-submit">
         {t('login.submit')}
       </Button>
-    </Form>
+    </form>
   );
 }

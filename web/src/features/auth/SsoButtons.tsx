@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { Button, Divider, Space } from 'antd';
-import { useState } from 'react';
+import type { TSsoConfig } from '@blrms/contracts';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { ssoApi, ssoCallbackUrl } from '../../api/sso';
+import { Button } from './controls';
 
 type Props = {
   /** Shows why a sign-in could not start (the provider is down, say). */
@@ -11,12 +11,25 @@ type Props = {
 };
 
 /** The single sign-on buttons, shown only for the protocols the server has configured. */
-export default function SsoButtons({ onError }: Props) {
+export function SsoButtons({ onError }: Props) {
   const { t } = useTranslation();
   const [starting, setStarting] = useState(false);
-  const { data } = useQuery({ queryKey: ['sso-config'], queryFn: ssoApi.config, retry: false });
-  if (!data || (!data.cas && !data.oidc)) return null;
-  const { cas, oidc } = data;
+  const [config, setConfig] = useState<TSsoConfig | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    // Without an answer the page simply offers no single sign-on.
+    ssoApi.config().then(
+      (answer) => current && setConfig(answer),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  if (!config || (!config.cas && !config.oidc)) return null;
+  const { cas, oidc } = config;
 
   const startOidc = async () => {
     setStarting(true);
@@ -29,24 +42,24 @@ export default function SsoButtons({ onError }: Props) {
   };
 
   return (
-    <div data-testid="sso-buttons">
-      <Divider plain>{t('sso.or')}</Divider>
-      <Space direction="vertical" style={{ width: '100%' }}>
-        {cas && (
-          <Button
-            block
-            href={`${cas.loginUrl}?service=${encodeURIComponent(ssoCallbackUrl('cas'))}`}
-            data-testid="sso-cas"
-          >
-            {t('sso.loginWith', { name: cas.label })}
-          </Button>
-        )}
-        {oidc && (
-          <Button block loading={starting} onClick={() => void startOidc()} data-testid="sso-oidc">
-            {t('sso.loginWith', { name: oidc.label })}
-          </Button>
-        )}
-      </Space>
+    <div className="signin-sso" data-testid="sso-buttons">
+      <div className="signin-divider" role="separator">
+        <span>{t('sso.or')}</span>
+      </div>
+      {cas && (
+        <a
+          className="signin-button signin-button--default"
+          href={`${cas.loginUrl}?service=${encodeURIComponent(ssoCallbackUrl('cas'))}`}
+          data-testid="sso-cas"
+        >
+          <span>{t('sso.loginWith', { name: cas.label })}</span>
+        </a>
+      )}
+      {oidc && (
+        <Button loading={starting} onClick={() => void startOidc()} testId="sso-oidc">
+          {t('sso.loginWith', { name: oidc.label })}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,21 +1,23 @@
-import { SafetyOutlined } from '@ant-design/icons';
-import type { TLoginPending, TLoginResult, TTwoFactorLoginResult } from '@blrms/contracts';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Image, Input, Spin, Typography } from 'antd';
-import { useState } from 'react';
+import type {
+  TLoginPending,
+  TLoginResult,
+  TTwoFactorLoginResult,
+  TTwoFactorSetup,
+} from '@blrms/contracts';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TWO_FACTOR_NS } from '../../app/i18n/two-factor';
-
 import { ApiError } from '../../api/errors';
 import { sysApi } from '../../api/sys';
-
-type CodeForm = { code: string };
+import { copyText } from '../../shared/clipboard';
+import { Alert, Button, Field, Spinner, required, useFormState } from './controls';
+import { Icon } from './icons';
 
 /**
  * The second login step, shown after a correct password: the code of the authenticator app (or a
  * recovery code), or, for a user who must use two-factor login and has not set it up, the
  * enrolment (QR code, first code, recovery codes) before any session exists. Loaded on demand so
- * that the login route stays light.
+ * that the sign-in route stays light.
  */
 export default function TwoFactorStep({
   pending,
@@ -28,44 +30,58 @@ export default function TwoFactorStep({
 }) {
   const { t } = useTranslation(TWO_FACTOR_NS);
   const { t: tApp } = useTranslation();
-  const [form] = Form.useForm<CodeForm>();
-  const [error, setError] = useState<string | null>(null);
-  const [enrolled, setEnrolled] = useState<TTwoFactorLoginResult | null>(null);
   const enrol = pending.twoFactor === 'enrol';
-  const setup = useQuery({
-    queryKey: ['twoFactorLoginSetup', pending.challenge],
-    queryFn: () => sysApi.twoFactorLoginSetup(pending.challenge),
-    enabled: enrol,
-    staleTime: Infinity,
-  });
+  const form = useFormState({ code: '' }, () => ({
+    code: [required(enrol ? t('codeRequired') : t('loginCodeRequired'), true)],
+  }));
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [enrolled, setEnrolled] = useState<TTwoFactorLoginResult | null>(null);
+  const [setup, setSetup] = useState<TTwoFactorSetup | null>(null);
+  const [copied, setCopied] = useState(false);
 
-  const verify = useMutation({
-    mutationFn: (values: CodeForm) =>
-      sysApi.twoFactorLogin({ challenge: pending.challenge, code: values.code.trim() }),
-    onSuccess: (result) => {
+  useEffect(() => {
+    if (!enrol) return;
+    let current = true;
+    sysApi.twoFactorLoginSetup(pending.challenge).then(
+      (answer) => current && setSetup(answer),
+      (e: unknown) =>
+        current && setError(e instanceof ApiError && e.message ? e.message : tApp('login.failed')),
+    );
+    return () => {
+      current = false;
+    };
+  }, [enrol, pending.challenge, tApp]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting || !form.validate()) return;
+    setError(null);
+    setSubmitting(true);
+    try {
+      const result = await sysApi.twoFactorLogin({
+        challenge: pending.challenge,
+        code: form.values.code.trim(),
+      });
       if (result.recoveryCodes) setEnrolled(result);
       else onLoggedIn(result);
-    },
-    onError: (e) => {
+    } catch (e) {
       setError(e instanceof ApiError && e.message ? e.message : tApp('login.failed'));
-      form.setFieldValue('code', '');
-    },
-  });
+      form.set('code', '');
+    } finally {
+      setSubmitting(false);
+    }
+  };
 
   if (enrolled) {
     return (
       <div data-testid="two-factor-recovery">
-        <Typography.Title level={4}>{t('recoveryTitle')}</Typography.Title>
-        <Typography.Paragraph type="secondary">{t('recoveryIntro')}</Typography.Paragraph>
+        <h4 className="signin-heading">{t('recoveryTitle')}</h4>
+        <p className="signin-secondary">{t('recoveryIntro')}</p>
         <pre className="login-page__recovery" data-testid="two-factor-recovery-codes">
           {enrolled.recoveryCodes?.join('\n')}
         </pre>
-        <Button
-          type="primary"
-          block
-          onClick={() => onLoggedIn(enrolled)}
-          data-testid="two-factor-continue"
-        >
+        <Button kind="primary" onClick={() => onLoggedIn(enrolled)} testId="two-factor-continue">
           {t('continue')}
         </Button>
       </div>
@@ -73,75 +89,59 @@ export default function TwoFactorStep({
   }
 
   return (
-    <Form<CodeForm>
-      form={form}
-      size="large"
-      onFinish={(values) => {
-        setError(null);
-        verify.mutate(values);
-      }}
-      onValuesChange={() => setError(null)}
-      data-testid="two-factor-step"
-    >
-      <Typography.Title level={4}>{enrol ? t('enrolTitle') : t('loginTitle')}</Typography.Title>
-      <Typography.Paragraph type="secondary">
-        {enrol ? t('enrolIntro') : t('loginIntro')}
-      </Typography.Paragraph>
+    <form noValidate onSubmit={(event) => void submit(event)} data-testid="two-factor-step">
+      <h4 className="signin-heading">{enrol ? t('enrolTitle') : t('loginTitle')}</h4>
+      <p className="signin-secondary">{enrol ? t('enrolIntro') : t('loginIntro')}</p>
       {enrol && (
         <div className="login-page__enrol">
-          {setup.data ? (
+          {setup ? (
             <>
-              <Typography.Paragraph>{t('scan')}</Typography.Paragraph>
-              <Image src={setup.data.qrCode} width={180} preview={false} alt="QR" />
-              <Typography.Paragraph copyable={{ text: setup.data.secret }}>
-                {t('secret')}: <code data-testid="two-factor-secret">{setup.data.secret}</code>
-              </Typography.Paragraph>
+              <p>{t('scan')}</p>
+              <img src={setup.qrCode} width={180} height={180} alt="QR" />
+              <p>
+                {t('secret')}: <code data-testid="two-factor-secret">{setup.secret}</code>
+                <button
+                  type="button"
+                  className="signin-copy"
+                  aria-label={tApp(copied ? 'common.copied' : 'common.copy')}
+                  title={tApp(copied ? 'common.copied' : 'common.copy')}
+                  onClick={() => void copyText(setup.secret).then(setCopied)}
+                >
+                  <Icon name={copied ? 'check' : 'copy'} />
+                </button>
+              </p>
             </>
           ) : (
-            <Spin />
+            !error && <Spinner large />
           )}
         </div>
       )}
       {error && (
-        <Alert
-          type="error"
-          showIcon
-          message={error}
-          className="login-page__error"
-          data-testid="two-factor-error"
-        />
+        <Alert kind="error" testId="two-factor-error">
+          {error}
+        </Alert>
       )}
-      <Form.Item
-        name="code"
-        rules={[
-          {
-            required: true,
-            whitespace: true,
-            message: enrol ? t('codeRequired') : t('loginCodeRequired'),
-          },
-        ]}
-      >
-        <Input
-          prefix={<SafetyOutlined />}
-          placeholder={enrol ? t('code') : t('loginCode')}
-          autoComplete="one-time-code"
-          autoFocus
-          maxLength={11}
-          data-testid="two-factor-code"
-        />
-      </Form.Item>
-      <Button
-        type="primary"
-        htmlType="submit"
-        block
-        loading={verify.isPending}
-        data-testid="two-factor-submit"
-      >
+      <Field
+        label={enrol ? t('code') : t('loginCode')}
+        icon="safety"
+        value={form.values.code}
+        onChange={(value) => {
+          setError(null);
+          form.set('code', value);
+        }}
+        error={form.error('code')}
+        inputRef={form.ref('code')}
+        autoComplete="one-time-code"
+        autoFocus
+        maxLength={11}
+        testId="two-factor-code"
+      />
+      <Button kind="primary" type="submit" loading={submitting} testId="two-factor-submit">
         {enrol ? t('confirm') : t('verify')}
       </Button>
-      <Button type="link" block onClick={onCancel} data-testid="two-factor-back">
+      <Button kind="link" onClick={onCancel} testId="two-factor-back">
         {t('back')}
       </Button>
-    </Form>
+    </form>
   );
 }
