@@ -31,12 +31,14 @@
  * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database), --stages
  * (which of hold, storm, disconnect, reconnect, mosquitto run after the connect storm; default all),
  * --cpu-prof <dir> (a V8 CPU profile of the server during each connect storm and each telemetry
- * storm, written there in the order they run: connect, telemetry…, reconnect).
+ * storm, written there in the order they run: connect, telemetry…, reconnect), --server-log
+ * <file> (the server's log at warn level, written there when the run ends: why a CONNACK was
+ * refused, what the telemetry writer shed).
  *
  * Each device holds one socket in the server and one in the simulator: `ulimit -n` must exceed
  * the device count in both (checked below).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +81,7 @@ const { values: flags } = parseArgs({
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     rules: { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
+    'server-log': { type: 'string' },
     stages: { type: 'string', default: 'hold,storm,disconnect,reconnect,mosquitto' },
   },
 });
@@ -649,6 +652,7 @@ async function runOurs(): Promise<OurRun> {
     socket?.close();
     await sim.close();
     await database.db.destroy();
+    if (flags['server-log']) writeFileSync(flags['server-log'], server.output());
     await server.stop();
     await pg?.drop();
   }

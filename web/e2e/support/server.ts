@@ -15,6 +15,8 @@ export interface RunningServer {
   mqttUrl: string | null;
   /** The server process, for benchmarks that read its memory. */
   pid: number;
+  /** What the server has printed so far (its log, at LOG_LEVEL warn unless set). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startServer(
     adminPassword,
     mqttUrl: mqttPort === 0 ? null : `mqtt://127.0.0.1:${mqttPort}`,
     pid: child.pid ?? 0,
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
