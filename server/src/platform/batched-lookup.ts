@@ -4,6 +4,12 @@ export interface BatchedLookupOptions {
   maxKeys: number;
 }
 
+/**
+ * What modules reading per device when devices come online use: a storm brings hundreds a second,
+ * and 5 ms adds nothing a device would notice to a connect.
+ */
+export const DEVICES_COMING_ONLINE: BatchedLookupOptions = { waitMs: 5, maxKeys: 500 };
+
 interface Waiter<V> {
   resolve: (value: V | undefined) => void;
   reject: (error: unknown) => void;

@@ -33,7 +33,7 @@ import {
   type WaveTally,
 } from './campaign-plan.rules.js';
 import type { CampaignRepository, ClaimedDevice, OpenDeviceRow } from './campaign.repository.js';
-import { BatchedLookup } from '../../platform/batched-lookup.js';
+import { BatchedLookup, DEVICES_COMING_ONLINE } from '../../platform/batched-lookup.js';
 import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /*
@@ -97,9 +97,6 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
 const PROGRESS_WRITE_MS = 2000;
 /** After a device frees a slot the engine fills it this soon, not at the next tick. */
 const REFILL_DELAY_MS = 50;
-/** Devices coming online within this long (at most this many) have their open rows read together. */
-const ONLINE_BATCH_WAIT_MS = 5;
-const ONLINE_BATCH_MAX = 500;
 
 /** A row of a device coming online, with what the engine needs of its campaign. */
 type OnlineRow = Awaited<ReturnType<CampaignRepository['openRowsOfDevices']>>[number];
@@ -135,18 +132,15 @@ export class CampaignEngine {
    * The open rows of devices coming online, read for many at once: every connect asks, and in a
    * storm of thousands one statement per device was a measurable share of the server.
    */
-  private readonly openRows = new BatchedLookup<string, OnlineRow[]>(
-    async (deviceIds) => {
-      const byDevice = new Map<string, OnlineRow[]>();
-      for (const row of await this.deps.repository.openRowsOfDevices(deviceIds)) {
-        const rows = byDevice.get(row.device_id);
-        if (rows) rows.push(row);
-        else byDevice.set(row.device_id, [row]);
-      }
-      return byDevice;
-    },
-    { waitMs: ONLINE_BATCH_WAIT_MS, maxKeys: ONLINE_BATCH_MAX },
-  );
+  private readonly openRows = new BatchedLookup<string, OnlineRow[]>(async (deviceIds) => {
+    const byDevice = new Map<string, OnlineRow[]>();
+    for (const row of await this.deps.repository.openRowsOfDevices(deviceIds)) {
+      const rows = byDevice.get(row.device_id);
+      if (rows) rows.push(row);
+      else byDevice.set(row.device_id, [row]);
+    }
+    return byDevice;
+  }, DEVICES_COMING_ONLINE);
 
   constructor(
     private readonly deps: {

@@ -35,7 +35,7 @@ import { iso, isoOrNull, pageResult, type Page } from '../../platform/http/pagin
 import type { GatewayService } from '../device-gateway/gateway.service.js';
 import type { DeviceRef } from '../device-gateway/uplink-sink.service.js';
 import type { ConfigTarget, DeviceConfigRepository, Failure } from './config.repository.js';
-import { BatchedLookup } from '../../platform/batched-lookup.js';
+import { BatchedLookup, DEVICES_COMING_ONLINE } from '../../platform/batched-lookup.js';
 import { KeyedQueue } from '../../platform/keyed-queue.js';
 
 /**
@@ -74,13 +74,6 @@ const ANSWER_TIMEOUT_MS = CONFIG_ANSWER_TIMEOUT_SEC * 1000;
 const RESUME_GRACE_MS = 10_000;
 /** Held devices looked up at once when pending versions are re-sent after a gap in the bus. */
 const RESEND_BATCH = 500;
-/**
- * Devices coming online or reporting within this long (at most this many) have their rows read
- * together: every connect does both, and in a storm one statement each per device was a
- * measurable share of the server.
- */
-const ONLINE_BATCH_WAIT_MS = 5;
-const ONLINE_BATCH_MAX = 500;
 
 function parseConfig(text: string | null | undefined): TDeviceConfigObject | null {
   if (!text) return null;
@@ -187,10 +180,14 @@ export class DeviceConfigService {
   /** Each device's messages, handled in the order they arrived (see `inOrder`). */
   private readonly deviceQueue = new KeyedQueue();
   private resumedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Rows of devices coming online or reporting, read together: every connect does both, and in a
+   * storm one statement each per device was a measurable share of the server.
+   */
   private readonly rowsOfDevices = new BatchedLookup<string, DeviceConfigTable>(
     async (deviceIds) =>
       new Map((await this.repository.findAmong(deviceIds)).map((row) => [row.device_id, row])),
-    { waitMs: ONLINE_BATCH_WAIT_MS, maxKeys: ONLINE_BATCH_MAX },
+    DEVICES_COMING_ONLINE,
   );
 
   constructor(
