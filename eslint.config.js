@@ -255,7 +255,7 @@ export default tseslint.config(
             },
             {
               class: 'DeviceConfigRepository',
-              methods: ['unanswered', 'pendingAmong', 'findAmong'],
+              methods: ['unanswered', 'pendingAmong', 'findAmong', 'seriesAmong'],
               reason: 'the deadline sweep and online devices span every company',
             },
             {

@@ -162,11 +162,14 @@ export class DeviceConfigRepository {
       .execute();
   }
 
-  /** What the device says it runs; a device nobody configured yet gets its row here. */
-  async saveReported(companyId: string, deviceId: string, r: Reported): Promise<void> {
+  /**
+   * What the device says it runs; a device nobody configured yet gets its row here. Returns the
+   * row as written, so that announcing it needs no second read.
+   */
+  async saveReported(companyId: string, deviceId: string, r: Reported): Promise<DeviceConfigTable> {
     const values = { reported_json: r.configJson, reported_at: r.at };
     const withVersion = r.version === null ? values : { ...values, reported_version: r.version };
-    await scoped(this.db, companyId)
+    return scoped(this.db, companyId)
       .insertInto('device_config', {
         device_id: deviceId,
         desired_version: 0,
@@ -184,6 +187,16 @@ export class DeviceConfigRepository {
         ...values,
       })
       .onConflict((oc) => oc.column('device_id').doUpdateSet(withVersion))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** The series of these devices (of any company; the caller checks each row's company). */
+  seriesAmong(deviceIds: string[]): Promise<{ id: string; company_id: string; series: string }[]> {
+    return this.db
+      .selectFrom('device')
+      .select(['id', 'company_id', 'series'])
+      .where('id', 'in', deviceIds)
       .execute();
   }
 

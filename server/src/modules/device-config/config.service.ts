@@ -190,6 +190,16 @@ export class DeviceConfigService {
     DEVICES_COMING_ONLINE,
   );
 
+  /** Series of devices announced together (each boot report of a connect storm is announced). */
+  private readonly seriesOfDevices = new BatchedLookup<
+    string,
+    { id: string; company_id: string; series: string }
+  >(
+    async (deviceIds) =>
+      new Map((await this.repository.seriesAmong(deviceIds)).map((row) => [row.id, row])),
+    DEVICES_COMING_ONLINE,
+  );
+
   constructor(
     private readonly repository: DeviceConfigRepository,
     private readonly devices: DeviceService,
@@ -433,6 +443,12 @@ export class DeviceConfigService {
     return row?.company_id === device.companyId ? row : undefined;
   }
 
+  /** The device's series, read in a batch with those of other devices reporting together. */
+  private async seriesOf(device: { id: string; companyId: string }): Promise<string | undefined> {
+    const row = await this.seriesOfDevices.get(device.id);
+    return row?.company_id === device.companyId ? row.series : undefined;
+  }
+
   /** Sends the desired version the device has not answered yet, if there is one. */
   private async pushPending(device: DeviceRef): Promise<void> {
     const row = await this.rowOf(device);
@@ -473,7 +489,7 @@ export class DeviceConfigService {
     ) {
       return;
     }
-    await this.repository.saveReported(device.companyId, device.id, {
+    const saved = await this.repository.saveReported(device.companyId, device.id, {
       version: echoesRefused ? null : payload.version,
       configJson,
       at: receivedAt,
@@ -500,8 +516,13 @@ export class DeviceConfigService {
           await this.settle(row, 'failed', failureText({ code: 'device-refused', reason }));
         }
       }
+      await this.publish(device);
+      return;
     }
-    await this.publish(device);
+    // Nothing desired: the row as written is what there is to announce (a new device's first
+    // boot report, once per device of a connect storm, reads nothing more).
+    const series = await this.seriesOf(device);
+    if (series !== undefined) await this.publish({ ...device, series }, saved);
   }
 
   /**
@@ -647,11 +668,14 @@ export class DeviceConfigService {
   }
 
   /** Sockets watching the device get its configuration state as it is now (secrets masked). */
-  private async publish(device: { id: string; companyId: string; series?: string }) {
+  private async publish(
+    device: { id: string; companyId: string; series?: string },
+    written?: DeviceConfigTable,
+  ) {
     const series =
       device.series ?? (await this.repository.target(device.companyId, device.id))?.series;
     if (series === undefined) return;
-    const row = await this.repository.find(device.companyId, device.id);
+    const row = written ?? (await this.repository.find(device.companyId, device.id));
     await this.bus.publish('device.config', {
       companyId: device.companyId,
       config: toState(device.id, series as TDeviceSeries, row),

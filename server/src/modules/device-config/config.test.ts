@@ -137,7 +137,8 @@ describe('remote configuration', () => {
     const { id, device } = await register();
     await online(device);
     // It reported what it runs when it came online.
-    expect(await settled(id, { reported: { version: 0 } })).toEqual({
+    const booted = await settled(id, { reported: { version: 0 } });
+    expect(booted).toEqual({
       deviceId: id,
       series: 'R40',
       desired: null,
@@ -183,6 +184,8 @@ describe('remote configuration', () => {
         'applied',
       ]),
     );
+    // What the boot report announced is the state as stored, secrets masked.
+    expect(published.find((p) => p.deviceId === id)).toEqual(booted);
 
     t.clock.advance(1000);
     const second = await set(id, 1, { ...withHeartbeat(45), wan: { ...R40.wan, apn: 'iot' } });
