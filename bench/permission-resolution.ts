@@ -4,14 +4,18 @@
  * database (a fresh SQLite file; a fresh PostgreSQL database too when DATABASE_URL is set).
  * Target: p99 <= 5 ms on each database.
  *
- * Three cases, each timed per request around `app.inject` and the reading of the body's chunks
+ * Four cases, each timed per request around `app.inject` and the reading of the body's chunks
  * (routing, session, guard, handler and the ~130 KB response included; no network), with the
  * event loop turned between requests as a server's is. Besides the latencies it reports two
  * figures the machine's load does not move much: CPU time per request (`process.cpuUsage`, GC
  * threads included) and database statements per request (background jobs' included):
  * - warm: the grants and the built menu are cached (the steady state between changes);
- * - cold (user): the user's grants were dropped, as after a change of their roles;
- * - cold (all): grants and the catalogue were dropped, as after a menu edit.
+ * - cold (user): the user's grants were dropped, as after roles were given to or taken from
+ *   them (what the role and department services announce): what each role grants stays cached,
+ *   so one statement (the roles they hold);
+ * - cold (roles): what all 13 of their roles grant was announced changed, as after an edit of
+ *   each: the user's grants and the roles are read again (two statements);
+ * - cold (all): grants, roles and the catalogue were dropped, as after a menu edit.
  *
  *   npm run bench:permissions
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:permissions
@@ -91,7 +95,10 @@ async function seedCatalogue(t: TestContext): Promise<string[]> {
 }
 
 /** 10 roles and 3 department roles whose grants overlap and together cover all 500 rows. */
-async function seedUser(t: TestContext, permissionIds: string[]): Promise<string> {
+async function seedUser(
+  t: TestContext,
+  permissionIds: string[],
+): Promise<{ userId: string; roleIds: string[] }> {
   const companyId = await t.createCompany('bench');
   const roleIds: string[] = [];
   for (let r = 0; r < ROLES; r += 1) {
@@ -142,8 +149,10 @@ async function seedUser(t: TestContext, permissionIds: string[]): Promise<string
     companyId,
     roleIds,
   });
+  const departRoleIds: string[] = [];
   for (let d = 0; d < DEPART_ROLES; d += 1) {
     const id = stableId('bench-drole', String(d));
+    departRoleIds.push(id);
     await t.db
       .insertInto('sys_depart_role')
       .values({
@@ -171,7 +180,7 @@ async function seedUser(t: TestContext, permissionIds: string[]): Promise<string
       .values({ user_id: userId, drole_id: id })
       .execute();
   }
-  return userId;
+  return { userId, roleIds: [...roleIds, ...departRoleIds] };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -227,7 +236,7 @@ async function measure(label: string) {
   const t = await createTestApp();
   try {
     const permissionIds = await seedCatalogue(t);
-    const userId = await seedUser(t, permissionIds);
+    const { userId, roleIds } = await seedUser(t, permissionIds);
     const token = await t.login('benchuser', PASSWORD);
     const check = await t.app.inject({
       method: 'GET',
@@ -242,7 +251,13 @@ async function measure(label: string) {
       .executeTakeFirstOrThrow();
     const cases = [
       ['warm', async () => {}],
-      ['cold (user)', () => t.bus.publish('auth.permissions-changed', { userId })],
+      // Which roles the user holds changed (what role.service and depart.service announce).
+      [
+        'cold (user)',
+        () => t.bus.publish('auth.permissions-changed', { userId, rolesUnchanged: true }),
+      ],
+      // What all 13 of the user's roles grant changed: every role is read again.
+      ['cold (roles)', () => t.bus.publish('auth.roles-changed', { roleIds })],
       ['cold (all)', () => t.bus.publish('auth.permissions-changed', {})],
     ] as const;
     // JIT, connection pool and statement caches warm up before anything is counted.

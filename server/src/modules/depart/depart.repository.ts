@@ -138,12 +138,21 @@ export class DepartRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Its grants, roles and their grants go with it (foreign key cascade). */
-  async delete(companyId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Its grants, roles and their grants go with it (foreign key cascade). Returns the ids of the
+   * department roles that went, for the permission caches.
+   */
+  async delete(companyId: string, id: string): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const roles = await trx
+        .selectFrom('sys_depart_role')
+        .select('id')
+        .where('depart_id', '=', id)
+        .execute();
       // Links of deleted users keep the row alive otherwise: those users are gone for good.
       await trx.deleteFrom('sys_user_depart').where('depart_id', '=', id).execute();
       await scoped(trx, companyId).deleteFrom('sys_depart').where('id', '=', id).execute();
+      return roles.map((r) => r.id);
     });
   }
 
@@ -311,10 +320,13 @@ export class DepartRepository {
   }
 
   /**
-   * Replaces a department's grants. Its roles lose whatever falls outside the new ceiling; the
-   * users of those roles are returned so that their permissions can be resolved again.
+   * Replaces a department's grants. Its roles lose whatever falls outside the new ceiling; those
+   * roles and their users are returned so that permissions can be resolved again.
    */
-  async saveDepartPermissions(departId: string, permissionIds: string[]): Promise<string[]> {
+  async saveDepartPermissions(
+    departId: string,
+    permissionIds: string[],
+  ): Promise<{ roleIds: string[]; userIds: string[] }> {
     return this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('sys_depart_permission').where('depart_id', '=', departId).execute();
       if (permissionIds.length > 0) {
@@ -332,6 +344,11 @@ export class DepartRepository {
       let trim = trx.deleteFrom('sys_depart_role_permission').where('depart_id', '=', departId);
       if (permissionIds.length > 0) trim = trim.where('permission_id', 'not in', permissionIds);
       await trim.execute();
+      const roles = await trx
+        .selectFrom('sys_depart_role')
+        .select('id')
+        .where('depart_id', '=', departId)
+        .execute();
       const users = await trx
         .selectFrom('sys_depart_role_user as dru')
         .innerJoin('sys_depart_role as dr', 'dr.id', 'dru.drole_id')
@@ -339,7 +356,7 @@ export class DepartRepository {
         .distinct()
         .where('dr.depart_id', '=', departId)
         .execute();
-      return users.map((u) => u.user_id);
+      return { roleIds: roles.map((r) => r.id), userIds: users.map((u) => u.user_id) };
     });
   }
 

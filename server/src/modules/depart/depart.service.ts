@@ -113,7 +113,7 @@ export type MembersLeaveHandler = (
 /**
  * Departments of a company, their members, and their permissions. A department's grants are the
  * ceiling of what its department roles may hold; what a department role holds counts for its
- * users like a role's grants (see PermissionRepository.grantedIds).
+ * users like a role's grants (see PermissionRepository.heldRoles).
  */
 export class DepartService {
   private readonly leaveHandlers: MembersLeaveHandler[] = [];
@@ -256,7 +256,9 @@ export class DepartService {
     }
     const members = await this.repository.countMembers(id);
     if (members > 0) throw new AppError('orgDepartHasMembers', 409, { count: members });
-    await this.repository.delete(scope.companyId, depart.id);
+    const roleIds = await this.repository.delete(scope.companyId, depart.id);
+    // Only deleted users can still have held its roles: no user events, the roles' event is enough.
+    if (roleIds.length > 0) await this.bus.publish('auth.roles-changed', { roleIds });
   }
 
   async members(scope: Scope, query: TDepartMemberQuery) {
@@ -289,7 +291,7 @@ export class DepartService {
       for (const handler of this.leaveHandlers) await handler(leave, trx);
     });
     await this.userChanged(members);
-    await this.permissionsChanged(members);
+    await this.permissionsChanged(members, []);
   }
 
   /** What the caller may hand to a department: their own grants in the company. */
@@ -310,7 +312,7 @@ export class DepartService {
     const before = await this.repository.departPermissionIds(input.departId);
     await this.assertHolds(scope, symmetricDifference(before, wanted));
     const affected = await this.repository.saveDepartPermissions(input.departId, wanted);
-    await this.permissionsChanged(affected);
+    await this.permissionsChanged(affected.userIds, affected.roleIds);
   }
 
   async roles(scope: Scope, query: TDepartRoleQuery) {
@@ -357,7 +359,7 @@ export class DepartService {
     for (const id of unique)
       await this.assertHolds(scope, await this.repository.rolePermissionIds(id));
     const affected = await this.repository.deleteRoles(unique);
-    await this.permissionsChanged(affected);
+    await this.permissionsChanged(affected, unique);
   }
 
   async roleUserIds(scope: Scope, roleId: string): Promise<string[]> {
@@ -382,7 +384,7 @@ export class DepartService {
       await this.assertHolds(scope, await this.repository.rolePermissionIds(role.id));
     }
     await this.repository.saveRoleUsers(role.id, wanted);
-    await this.permissionsChanged([...new Set([...before, ...wanted])]);
+    await this.permissionsChanged([...new Set([...before, ...wanted])], []);
   }
 
   /** The department's grants: all a role of it may be given. */
@@ -414,7 +416,7 @@ export class DepartService {
     const before = await this.repository.rolePermissionIds(role.id);
     await this.assertHolds(scope, symmetricDifference(before, wanted));
     await this.repository.saveRolePermissions(role.id, role.depart_id, wanted);
-    await this.permissionsChanged(await this.repository.roleUserIds(role.id));
+    await this.permissionsChanged(await this.repository.roleUserIds(role.id), [role.id]);
   }
 
   /**
@@ -447,9 +449,16 @@ export class DepartService {
     return role;
   }
 
-  /** Their next request resolves their permissions again, on every node. */
-  private async permissionsChanged(userIds: string[]): Promise<void> {
-    for (const userId of userIds) await this.bus.publish('auth.permissions-changed', { userId });
+  /**
+   * Their next request resolves their permissions again, on every node. `roleIds`: the department
+   * roles whose grants changed (or which are gone), announced first; none when only who holds
+   * which role changed.
+   */
+  private async permissionsChanged(userIds: string[], roleIds: string[]): Promise<void> {
+    if (roleIds.length > 0) await this.bus.publish('auth.roles-changed', { roleIds });
+    for (const userId of userIds) {
+      await this.bus.publish('auth.permissions-changed', { userId, rolesUnchanged: true });
+    }
   }
 
   /** Their sessions reload what they carry about departments. */

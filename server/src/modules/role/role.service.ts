@@ -173,11 +173,9 @@ export class RoleService {
       }
     }
     const users = await this.repository.userIdsOf(roles.map((r) => r.id));
-    await this.repository.delete(
-      scope.companyId,
-      roles.map((r) => r.id),
-    );
-    await this.permissionsChanged(users);
+    const roleIds = roles.map((r) => r.id);
+    await this.repository.delete(scope.companyId, roleIds);
+    await this.permissionsChanged(users, roleIds);
   }
 
   async permissionIds(scope: Scope, roleId: string): Promise<string[]> {
@@ -210,7 +208,7 @@ export class RoleService {
       if (changed.some((id) => !grants.ids.has(id))) throw forbidden('adminPermissionNotHeld');
     }
     await this.repository.replaceGrants(role.id, wanted);
-    await this.permissionsChanged(await this.repository.userIdsOf([role.id]));
+    await this.permissionsChanged(await this.repository.userIdsOf([role.id]), [role.id]);
   }
 
   async dataRules(scope: Scope, roleId: string, permissionId: string): Promise<TRoleDataRules> {
@@ -278,12 +276,20 @@ export class RoleService {
     return role;
   }
 
-  /** Every node drops the affected users' cached grants; their next request sees the change. */
-  private async permissionsChanged(userIds: string[]): Promise<void> {
+  /**
+   * Every node drops what it cached of the roles whose grants changed (`roleIds`: what they grant
+   * changed, or they are gone), then the affected users' cached grants and data rules; their next
+   * request sees the change. The roles' own event comes first: the users' events only say that
+   * the users are affected, not again that the roles changed.
+   */
+  private async permissionsChanged(userIds: string[], roleIds: string[] = []): Promise<void> {
+    if (roleIds.length > 0) await this.bus.publish('auth.roles-changed', { roleIds });
     if (userIds.length > PER_USER_EVENTS_MAX) {
       await this.bus.publish('auth.permissions-changed', {});
       return;
     }
-    for (const userId of userIds) await this.bus.publish('auth.permissions-changed', { userId });
+    for (const userId of userIds) {
+      await this.bus.publish('auth.permissions-changed', { userId, rolesUnchanged: true });
+    }
   }
 }

@@ -3,7 +3,7 @@ import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { SysPermissionTable } from '../db/schema.js';
-import { PermissionRepository } from './permission.repository.js';
+import { PermissionRepository, roleKey, type HeldRole } from './permission.repository.js';
 import type { Scope } from './scope.js';
 
 export type PermissionRow = SysPermissionTable;
@@ -51,9 +51,36 @@ function narrowTo(grants: Grants, keyCodes: ReadonlySet<string>): Grants {
   };
 }
 
+/** A user's grants in one company, as cached. */
+interface UserEntry {
+  grants: Promise<Grants>;
+  /** When the oldest thing they were built from was read (expiry counts from it). */
+  loadedAt: number;
+  /** The roles (`roleKey`) they were built from; unset until the user's roles are read. */
+  roles?: ReadonlySet<string>;
+}
+
+/** What one role grants, as cached: shared by every user holding the role. */
+interface RoleEntry {
+  ids: Promise<readonly string[]>;
+  loadedAt: number;
+}
+
 /**
- * Resolves what a user may do in a company. Results are cached per (user, company) and dropped
- * when the bus reports a change to roles, grants or the catalogue.
+ * Resolves what a user may do in a company. Two caches, both dropped by bus events on every node:
+ *
+ * - per (user, company): the resolved `Grants` (the warm path: no statement at all);
+ * - per role: the permission ids it grants. A user whose grants are resolved again (their roles
+ *   were given or taken) costs one statement, the roles they hold (with the platform-admin check
+ *   folded in); only roles not cached are read, in a second statement;
+ * - per (company, set of roles held): the `Grants` built from those roles, shared by every user
+ *   holding the same set, and usable only while the catalogue and each of its roles' entries are
+ *   the very ones it was built from.
+ *
+ * `auth.roles-changed` drops the listed roles and every user's grants built from them (or still
+ * being built); `auth.permissions-changed` for a user drops that user's grants and, unless it says
+ * `rolesUnchanged`, every cached role as well, since it does not say which role changed;
+ * without a user it drops everything, as does `bus.resumed`.
  */
 export class PermissionService {
   private readonly repository: PermissionRepository;
@@ -66,7 +93,13 @@ export class PermissionService {
         byCompany: Map<string, Promise<PermissionRow[]>>;
       }
     | undefined;
-  private readonly grants = new Map<string, { grants: Promise<Grants>; loadedAt: number }>();
+  private readonly grants = new Map<string, UserEntry>();
+  private readonly roles = new Map<string, RoleEntry>();
+  /** Grants built per (company, set of roles held), shared by the users holding that set. */
+  private readonly byRoleSet = new Map<
+    string,
+    { grants: Grants; catalogue: object; roles: [string, RoleEntry][]; loadedAt: number }
+  >();
 
   constructor(
     db: Db,
@@ -74,9 +107,12 @@ export class PermissionService {
     private readonly clock: Clock,
   ) {
     this.repository = new PermissionRepository(db);
-    bus.subscribe('auth.permissions-changed', ({ userId }) => this.invalidate(userId));
+    bus.subscribe('auth.permissions-changed', ({ userId, rolesUnchanged }) =>
+      userId ? this.userChanged(userId, rolesUnchanged === true) : this.invalidateAll(),
+    );
+    bus.subscribe('auth.roles-changed', ({ roleIds }) => this.rolesChanged(roleIds));
     // Changes published elsewhere during the gap never arrived: everything is resolved again.
-    bus.subscribe('bus.resumed', () => this.invalidate(undefined));
+    bus.subscribe('bus.resumed', () => this.invalidateAll());
   }
 
   /**
@@ -113,10 +149,14 @@ export class PermissionService {
     const now = this.clock();
     const cached = this.grants.get(key);
     if (cached && now - cached.loadedAt < CACHE_TTL_MS) return cached.grants;
-    const grants = this.resolve(userId, companyId);
-    this.grants.set(key, { grants, loadedAt: now });
-    grants.catch(() => this.grants.delete(key));
-    return grants;
+    // `resolve` records on the entry which roles it is built from, as soon as it knows.
+    const entry = { loadedAt: now } as UserEntry;
+    entry.grants = this.resolve(userId, companyId, entry);
+    this.grants.set(key, entry);
+    entry.grants.catch(() => {
+      if (this.grants.get(key) === entry) this.grants.delete(key);
+    });
+    return entry.grants;
   }
 
   /**
@@ -145,28 +185,127 @@ export class PermissionService {
     return (await this.grantsIn(scope)).codes.has(code);
   }
 
-  private async resolve(userId: string, companyId: string): Promise<Grants> {
+  private async resolve(userId: string, companyId: string, entry: UserEntry): Promise<Grants> {
     const loaded = this.loadedCatalogue();
-    const [catalogue, stamp, all, ids] = await Promise.all([
+    const [catalogue, stamp, held] = await Promise.all([
       this.catalogue(companyId),
       loaded.stamp,
-      this.repository.isPlatformAdmin(userId),
-      this.repository.grantedIds(userId, companyId),
+      this.repository.heldRoles(userId, companyId),
     ]);
-    const granted = new Set(ids);
-    const rows = all ? catalogue : catalogue.filter((p) => granted.has(p.id));
+    // Known from here on: a change to one of these roles drops the entry (before, any role does).
+    const keys = held.roles.map(roleKey);
+    entry.roles = new Set(keys);
+    const all = held.platformAdmin;
+    const setKey = `${companyId}|${all ? '*' : [...entry.roles].sort().join(',')}`;
+    const now = this.clock();
+    const shared = this.byRoleSet.get(setKey);
+    if (
+      shared &&
+      shared.catalogue === loaded &&
+      shared.roles.every(([key, role]) => this.roles.get(key) === role) &&
+      now - shared.loadedAt < CACHE_TTL_MS
+    ) {
+      entry.loadedAt = Math.min(entry.loadedAt, shared.loadedAt);
+      return shared.grants;
+    }
+    let rows = catalogue;
+    let roles: [string, RoleEntry][] = [];
+    if (!all) {
+      const granted = await this.grantedBy(held.roles);
+      entry.loadedAt = Math.min(entry.loadedAt, granted.loadedAt);
+      roles = granted.roles;
+      rows = catalogue.filter((p) => granted.ids.has(p.id));
+    }
     const codes = new Set(rows.flatMap(codesOf));
     const version = fingerprint(`${stamp}|${all ? '*' : rows.map((r) => r.id).join(',')}`);
-    return { rows, codes, ids: new Set(rows.map((r) => r.id)), platformAdmin: all, version };
+    const grants = {
+      rows,
+      codes,
+      ids: new Set(rows.map((r) => r.id)),
+      platformAdmin: all,
+      version,
+    };
+    // Valid while the catalogue and each role's entry are the very ones it was built from: a role
+    // dropped meanwhile (even while this was being built) makes it unusable, by identity.
+    this.byRoleSet.set(setKey, { grants, catalogue: loaded, roles, loadedAt: entry.loadedAt });
+    return grants;
   }
 
-  private invalidate(userId: string | undefined): void {
-    if (userId) {
-      for (const key of this.grants.keys())
-        if (key.startsWith(`${userId}|`)) this.grants.delete(key);
-    } else {
-      this.grants.clear();
-      this.catalogueCache = undefined;
+  /**
+   * The permission ids the roles grant together: cached roles from the cache, the others in one
+   * statement (cached from its start, so that a change announced meanwhile drops it too).
+   */
+  private async grantedBy(
+    held: readonly HeldRole[],
+  ): Promise<{ ids: ReadonlySet<string>; loadedAt: number; roles: [string, RoleEntry][] }> {
+    const now = this.clock();
+    const roles: [string, RoleEntry][] = [];
+    const missing: HeldRole[] = [];
+    for (const role of held) {
+      const key = roleKey(role);
+      const cached = this.roles.get(key);
+      if (cached && now - cached.loadedAt < CACHE_TTL_MS) roles.push([key, cached]);
+      else missing.push(role);
     }
+    if (missing.length > 0) {
+      const read = this.repository.grantsOfRoles(missing);
+      for (const role of missing) {
+        const key = roleKey(role);
+        const entry: RoleEntry = {
+          ids: read.then((byRole) => byRole.get(key) ?? []),
+          loadedAt: now,
+        };
+        this.roles.set(key, entry);
+        entry.ids.catch(() => {
+          if (this.roles.get(key) === entry) this.roles.delete(key);
+        });
+        roles.push([key, entry]);
+      }
+    }
+    const ids = new Set<string>();
+    let loadedAt = now;
+    for (const [, entry] of roles) {
+      loadedAt = Math.min(loadedAt, entry.loadedAt);
+      for (const id of await entry.ids) ids.add(id);
+    }
+    return { ids, loadedAt, roles };
+  }
+
+  /**
+   * The user's grants are dropped. Unless only their roles changed, so may what a role grants,
+   * and the event does not say which: every cached role is dropped too (others' grants stay,
+   * their own events follow).
+   */
+  private userChanged(userId: string, rolesUnchanged: boolean): void {
+    for (const key of this.grants.keys()) if (key.startsWith(`${userId}|`)) this.grants.delete(key);
+    if (!rolesUnchanged) {
+      this.roles.clear();
+      this.byRoleSet.clear();
+    }
+  }
+
+  /** The roles, and every user's grants built from them or not yet knowing their roles. */
+  private rolesChanged(roleIds: readonly string[]): void {
+    const keys = new Set<string>();
+    for (const id of roleIds) {
+      for (const kind of ['r', 'd'] as const) {
+        const key = roleKey({ id, kind });
+        keys.add(key);
+        this.roles.delete(key);
+      }
+    }
+    for (const [key, entry] of this.grants) {
+      if (!entry.roles || [...entry.roles].some((role) => keys.has(role))) this.grants.delete(key);
+    }
+    for (const [key, set] of this.byRoleSet) {
+      if (set.roles.some(([role]) => keys.has(role))) this.byRoleSet.delete(key);
+    }
+  }
+
+  private invalidateAll(): void {
+    this.grants.clear();
+    this.roles.clear();
+    this.byRoleSet.clear();
+    this.catalogueCache = undefined;
   }
 }

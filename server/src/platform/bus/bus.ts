@@ -21,8 +21,20 @@ export interface BusTopics {
   'auth.sessions-revoked': { tokenHashes?: string[]; userId?: string };
   /** A user's session-visible data changed (current department, companies, status). */
   'auth.user-changed': { userId: string };
-  /** Roles, grants or the menu catalogue changed: permissions must be resolved again. */
-  'auth.permissions-changed': { userId?: string };
+  /**
+   * Roles, grants or the menu catalogue changed: permissions must be resolved again, the user's
+   * (`userId`) or everyone's (no `userId`). A node that cached what the user's roles grant drops
+   * that too, unless `rolesUnchanged` says only which roles the user holds changed (roles given or
+   * taken, departments joined or left): a change to what a role grants is announced with
+   * `auth.roles-changed` for the role, which such publishers must send first.
+   */
+  'auth.permissions-changed': { userId?: string; rolesUnchanged?: boolean };
+  /**
+   * What these roles grant changed, or they were deleted (company roles and department roles
+   * alike, by id): every node drops what it cached of them and every user's grants built from
+   * them. Published before the holders' `auth.permissions-changed`.
+   */
+  'auth.roles-changed': { roleIds: string[] };
   /**
    * An announcement was published, revoked or read: the sockets of `userIds` (every user of the
    * company when null) get a websocket message on whichever node they are connected.
