@@ -1,10 +1,14 @@
 import { Suspense, lazy } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { getToken } from '../api/session';
+import { peekEarlyPermission } from '../api/sys';
 import { HOME_PAGE_COMPONENT, preloadPage } from './component-registry';
+import { findMenuChain } from './console/menu-tree';
 import { withTexts } from './i18n';
 import { GuestOnly, RequireAuth } from './guards';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { PageLoading } from './PageLoading';
+import { preloadable } from './preloadable';
 import { HOME_PATH, LOGIN_PATH, NOT_FOUND_PATH } from '../shared/paths';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
@@ -22,17 +26,47 @@ const AlterationPage = lazy(() =>
 const SsoCallbackPage = lazy(() => withTexts(['sso'], import('../features/sso/SsoCallbackPage')));
 
 // The console (layout, menu, pages) is a separate chunk so the login page stays light.
-const loadConsole = () => import('./console/Console');
-const Console = lazy(loadConsole);
+const { Component: Console, load: loadConsole } = preloadable(() => import('./console/Console'));
 
 /**
- * Once the user starts on the login form, the console and the home page load in the background,
- * so the click on login lands on a console that is ready instead of one that starts downloading.
- * main.tsx calls it too, for the sign-in page it shows before this router exists.
+ * Once the user starts on the login form, the console and the home page load in the background
+ * (both at once, no chunk waits for another), so the click on login lands on a console that is
+ * ready instead of one that starts downloading. Once they are there and nobody has signed in yet,
+ * the console's first render is rehearsed off-screen (console/rehearsal.tsx). main.tsx calls it
+ * too, for the sign-in page it shows before this router exists. Resolves when both have arrived.
  */
-export function preloadConsole(): void {
-  void loadConsole();
-  preloadPage(HOME_PAGE_COMPONENT);
+export function preloadConsole(): Promise<void> {
+  const ready = Promise.all([loadConsole(), preloadPage(HOME_PAGE_COMPONENT)]).then(
+    () => undefined,
+  );
+  void ready
+    .then(async () => {
+      if (getToken() !== null) return; // the console is opening: nothing left to rehearse
+      const { rehearseConsole } = await import('./console/rehearsal');
+      if (getToken() === null) rehearseConsole();
+    })
+    .catch(() => undefined); // a chunk that did not arrive is loaded again when needed
+  return ready;
+}
+
+/**
+ * Before the console renders at `path` (main.tsx), once the menu was asked for early (api/sys.ts:
+ * a sign-in, a signed-in visit): loads the console and the page of the user's menu at `path`, so
+ * that the first render shows that page at once instead of suspending twice. Without an early
+ * menu (no session, a public page) nothing is loaded ahead: the routes load what they show.
+ */
+export function preloadConsoleAt(path: string): Promise<void> {
+  const menu = peekEarlyPermission();
+  if (!menu) return Promise.resolve();
+  const page = menu
+    .then((permission) => {
+      const { pathname } = new URL(path, window.location.origin);
+      const item = findMenuChain(permission.menu, pathname).at(-1);
+      return item ? preloadPage(item.component) : undefined;
+    })
+    // A menu that failed is reported by the console, which asks for it again.
+    .catch(() => undefined);
+  return Promise.all([loadConsole(), page]).then(() => undefined);
 }
 
 /** The sign-in page inside the console (after a logout, say): its links use the router. */
@@ -40,7 +74,10 @@ function LoginRoute() {
   const navigate = useNavigate();
   return (
     <GuestOnly>
-      <LoginPage onUserIntent={preloadConsole} onNavigate={(path) => void navigate(path)} />
+      <LoginPage
+        onUserIntent={() => void preloadConsole()}
+        onNavigate={(path) => void navigate(path)}
+      />
     </GuestOnly>
   );
 }

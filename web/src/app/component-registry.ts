@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
-import { createElement, lazy } from 'react';
+import { lazy } from 'react';
 import { withTexts } from './i18n';
+import { preloadable } from './preloadable';
 
 type PageModule = { default: ComponentType };
 
@@ -92,32 +93,11 @@ const LOADERS: Record<string, () => Promise<PageModule>> = {
 /** The page behind the home path, which every login lands on unless it has a redirect. */
 export const HOME_PAGE_COMPONENT = 'dashboard/Analysis';
 
-const loaded = new Map<string, ComponentType>();
-
-function load(componentKey: string, loader: () => Promise<PageModule>): Promise<PageModule> {
-  return loader().then((module) => {
-    loaded.set(componentKey, module.default);
-    return module;
-  });
-}
-
-/**
- * Once a suspended boundary shows its fallback, React 19 holds the content back for up to 300 ms;
- * a page whose chunk has already arrived (preloaded, or opened before) renders at once instead.
- */
-function pageComponent(componentKey: string, loader: () => Promise<PageModule>): ComponentType {
-  const LazyPage = lazy(() => load(componentKey, loader));
-  return function Page() {
-    return createElement(loaded.get(componentKey) ?? LazyPage);
-  };
-}
-
-const PAGES: Record<string, ComponentType> = Object.fromEntries(
-  Object.entries(LOADERS).map(([key, loader]) => [key, pageComponent(key, loader)]),
-);
+const PAGES: Record<string, { Component: ComponentType; load: () => Promise<void> }> =
+  Object.fromEntries(Object.entries(LOADERS).map(([key, loader]) => [key, preloadable(loader)]));
 
 export function pageFor(componentKey: string): ComponentType {
-  return PAGES[componentKey] ?? NotFoundPage;
+  return PAGES[componentKey]?.Component ?? NotFoundPage;
 }
 
 /** Whether the console has a page for the key (tabs open only for real pages). */
@@ -125,8 +105,10 @@ export function hasPage(componentKey: string): boolean {
   return componentKey in PAGES;
 }
 
-/** Starts loading a page's chunk ahead of its route. */
-export function preloadPage(componentKey: string): void {
-  const loader = LOADERS[componentKey];
-  if (loader && !loaded.has(componentKey)) void load(componentKey, loader);
+/**
+ * Loads a page's chunk (and its texts) ahead of its route; from then on the page renders at once,
+ * without a fallback. Resolves when it has arrived, or at once for a key with no page.
+ */
+export function preloadPage(componentKey: string): Promise<void> {
+  return PAGES[componentKey]?.load() ?? Promise.resolve();
 }

@@ -10,6 +10,7 @@ import { HOME_PATH } from '../../shared/paths';
 import { SESSION_KEYS } from '../../shared/storage';
 import { hasPage } from '../component-registry';
 import { findMenuChain, menuPages } from '../console/menu-tree';
+import { consoleShown } from '../console/rehearsal-end';
 import { PageErrorBoundary } from '../PageErrorBoundary';
 import { PageLoading } from '../PageLoading';
 import { SettingsDrawer } from '../settings/SettingsDrawer';
@@ -86,6 +87,9 @@ export function Shell({ menu }: { menu: readonly TMenuItem[] }) {
   useEffect(() => {
     retainPageTitles(tabPaths);
   }, [tabPaths]);
+
+  // The rehearsal of this first render, if the sign-in page ran one, has done its work.
+  useEffect(consoleShown, []);
 
   const toggleMenu = () => {
     if (isMobile) setDrawerOpen((open) => !open);

@@ -114,9 +114,15 @@ export default function LoginPage({ onUserIntent, onNavigate }: Props) {
         ...(captchaOff ? {} : { captcha: code, checkKey: captcha.key }),
       });
       rememberUsername(remember ? username.trim() : null);
-      if (isPending(step)) setPending(step);
-      else loggedIn(step);
+      if (isPending(step)) {
+        setPending(step);
+        setSubmitting(false);
+      } else {
+        // The button keeps spinning until the console, opening now, replaces this page.
+        loggedIn(step);
+      }
     } catch (e) {
+      setSubmitting(false);
       // The server's message (wrong password, locked account) is in the user's language.
       setError(e instanceof ApiError && e.message ? e.message : t('login.failed'));
       if (!captchaOff) {
@@ -124,8 +130,6 @@ export default function LoginPage({ onUserIntent, onNavigate }: Props) {
         form.set('captcha', '');
         captcha.refresh();
       }
-    } finally {
-      setSubmitting(false);
     }
   };
 
