@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newConsolePage } from './support/browser.js';
-import { gone, seen, selectOption, submitLogin, toast } from './support/console.js';
+import { gone, opened, seen, selectOption, submitLogin, toast } from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 
 const harness = useConsoleHarness();
@@ -113,7 +113,7 @@ describe('department', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '切换部门' }).click();
     const dialog = page.getByRole('dialog', { name: '部门切换' });
-    await seen(dialog);
+    await opened(dialog);
     await seen(dialog.getByText('当前部门：研发部'));
     await pickDepart(page, dialog, '运维部');
     await seen(toast(page, '部门切换成功'));

@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiSession, type ApiSession } from './support/api.js';
 import type { StorageState } from './support/browser.js';
-import { adminStorage, gone, seen, selectOption, toast } from './support/console.js';
+import { adminStorage, gone, opened, seen, selectOption, toast } from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 import { pageIn } from './support/language.js';
 
@@ -124,7 +124,7 @@ async function tagFilterLocate(page: Page, lang: keyof typeof texts, prefix: str
   for (const sn of [first!, second!]) await row(page, sn).locator('.ant-checkbox-input').check();
   await page.getByTestId('device-tags').click();
   const modal = page.getByRole('dialog', { name: say.tagsTitle });
-  await seen(modal);
+  await opened(modal);
   const input = modal.getByRole('combobox');
   await input.fill(tag);
   await input.press('Enter');
@@ -153,7 +153,7 @@ async function tagFilterLocate(page: Page, lang: keyof typeof texts, prefix: str
   await seen(row(page, third!));
   await page.getByTestId(`device-edit-${third}`).click();
   const form = page.getByRole('dialog', { name: say.editTitle });
-  await seen(form);
+  await opened(form);
   await selectOption(page, form.getByLabel(say.place), '柜1');
   await form.locator('.ant-modal-footer .ant-btn-primary').click();
   await seen(toast(page, say.saved));

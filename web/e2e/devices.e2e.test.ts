@@ -145,12 +145,12 @@ describe('device management', () => {
     await seen(page.getByTestId('token-table'), 20_000);
     await page.getByTestId('token-add').click();
     const form = dialog('新增Token密钥');
-    await seen(form);
+    await opened(form);
     await form.getByLabel('名称').fill(TOKEN_NAME);
     await okButton(form).click();
 
     const created = dialog('Token密钥已创建');
-    await seen(created, 20_000);
+    await opened(created, 20_000);
     tokenKey = (await created.getByTestId('new-key').innerText()).trim();
     // A high-entropy secret: long and not made of a few repeated characters.
     expect(tokenKey.length).toBeGreaterThanOrEqual(32);
@@ -183,6 +183,7 @@ describe('device management', () => {
     await row.locator('[data-testid^="token-regenerate-"]').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '重新生成' }).click();
     const regenerated = dialog('密钥已重新生成');
+    await opened(regenerated);
     const newKey = (await regenerated.getByTestId('new-key').innerText()).trim();
     expect(newKey).not.toBe(tokenKey);
     expect(newKey.length).toBe(tokenKey.length);
@@ -233,6 +234,7 @@ describe('device management', () => {
     await page.goto('/device/list');
     await page.getByTestId('device-add').click();
     const form = dialog('新增设备');
+    await opened(form);
     await selectOption(page, form.getByLabel('Token密钥'), TOKEN_NAME);
     await form.getByLabel('SN').fill('R40 001');
     await form.getByLabel('设备名称').fill('Router 1');
@@ -268,6 +270,7 @@ describe('device management', () => {
 
     await page.getByTestId('device-import').click();
     const modal = dialog('导入设备');
+    await opened(modal);
     await seen(modal.getByText('有效的行会被导入，无效的行会被跳过，并列出原因。'));
     await selectOption(page, modal.getByTestId('import-token'), TOKEN_NAME);
     await modal.locator('input[type=file]').setInputFiles({
@@ -368,6 +371,7 @@ describe('device management', () => {
     await page.goto('/device/group');
     await page.getByTestId('group-add').click();
     const form = dialog('新增分组');
+    await opened(form);
     await form.getByLabel('分组名称').fill(GROUP_NAME);
     await okButton(form).click();
     await gone(form);
@@ -382,6 +386,7 @@ describe('device management', () => {
     }
     await page.getByTestId('device-move').click();
     const move = dialog('把 2 台设备移动到分组');
+    await opened(move);
     await selectOption(page, move.getByTestId('move-group-select'), GROUP_NAME);
     await okButton(move).click();
     await seen(toast(page, '已移动 2 台设备'));
@@ -434,6 +439,7 @@ describe('device management', () => {
     );
     await logs.first().getByRole('button', { name: '查看内容' }).click();
     const viewer = dialog('添加设备');
+    await opened(viewer);
     await seen(viewer.getByTestId('log-content'));
     expect(await viewer.getByTestId('log-content-format').innerText()).toBe('JSON');
     const content = await viewer.getByTestId('log-content').innerText();

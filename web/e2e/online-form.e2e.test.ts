@@ -166,7 +166,7 @@ describe('online forms in the console', () => {
 
     await records.getByTestId('online-record-add').click();
     const modal = page.getByRole('dialog').filter({ has: page.getByTestId('online-record-save') });
-    await seen(modal);
+    await opened(modal);
     await modal.getByTestId('online-input-summary').fill('水泵年检');
     await modal.getByTestId('online-input-hours').fill('30');
     await modal.getByTestId('online-record-save').click();
@@ -194,7 +194,7 @@ describe('online forms in the console', () => {
     await seen(row);
 
     await row.locator('[data-testid^="online-record-edit-"]').click();
-    await seen(modal);
+    await opened(modal);
     await modal.getByTestId('online-input-hours').fill('5');
     await modal.getByTestId('online-record-save').click();
     await gone(modal);
@@ -249,7 +249,7 @@ describe('online forms in the console', () => {
     await seen(row.getByText('Repair'));
     await shot(page, 'records-en');
     await records.getByTestId('online-record-add').click();
-    await seen(modal);
+    await opened(modal);
     await modal.getByTestId('online-record-save').click();
     await seen(fieldError(modal, 'summary').getByText(/Summary/));
     await page.keyboard.press('Escape');

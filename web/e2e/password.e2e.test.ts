@@ -11,6 +11,7 @@ import {
   chooseDepartAfterLogin,
   gone,
   loginForm,
+  opened,
   pathOf,
   seen,
   storedToken,
@@ -49,7 +50,7 @@ async function openDialog(menuLabel: string, title: string): Promise<Locator> {
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: menuLabel }).click();
   const dialog = page.getByRole('dialog', { name: title });
-  await seen(dialog);
+  await opened(dialog);
   return dialog;
 }
 

@@ -7,7 +7,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { seen, submitLogin } from './support/console.js';
+import { opened, seen, submitLogin } from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 import { pageIn } from './support/language.js';
 import { addUser } from './support/users.js';
@@ -34,7 +34,7 @@ async function enrol(lang: string, username: string, menuLabel: string) {
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: menuLabel }).click();
   const dialog = page.getByRole('dialog');
-  await seen(dialog);
+  await opened(dialog);
   await dialog.getByTestId('two-factor-start').click();
   const secret = (await dialog.getByTestId('two-factor-secret').textContent()) ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
