@@ -59,7 +59,7 @@ export interface TestContext {
 export async function createTestApp(
   options: { env?: Record<string, string>; app?: AppOptions; webDist?: string } = {},
 ): Promise<TestContext> {
-  const { handle, drop } = await freshDatabase();
+  const { handle, drop } = await freshDatabase({ migrated: true });
   const clock = new TestClock();
   const bus = new MemoryBus();
   const config = {
