@@ -46,6 +46,8 @@ export default defineConfig({
           testTimeout: 60000,
           hookTimeout: 120000,
           fileParallelism: false,
+          // One file at a time: the root's two workers would run two servers and browsers at once.
+          maxWorkers: 1,
         },
       },
       {
@@ -56,6 +58,8 @@ export default defineConfig({
           testTimeout: 180000,
           hookTimeout: 120000,
           fileParallelism: false,
+          // One file at a time: the root's two workers would run two servers and browsers at once.
+          maxWorkers: 1,
         },
       },
     ],
