@@ -137,6 +137,33 @@ describe('PermissionService caches', () => {
     expect(await codes(a)).toContain(LOG);
   });
 
+  it('keeps at most its bound of users, roles and role sets, resolving the least recent again', async () => {
+    const bounded = new PermissionService(t.db, t.bus, t.clock.read, {
+      users: 2,
+      roles: 2,
+      roleSets: 2,
+    });
+    const grantsSets = [[LOG], [POSITIONS], [LOG, POSITIONS]];
+    const users: string[] = [];
+    for (const [i, grants] of grantsSets.entries()) {
+      users.push(
+        await user(`bounded-${i}`, [await createRole(t, companyId, `bounded-${i}`, grants)]),
+      );
+    }
+    for (const id of users) await bounded.grantsOf(id, companyId);
+    const [first, second, third] = users as [string, string, string];
+    let before = statements();
+    await bounded.grantsOf(third, companyId);
+    await bounded.grantsOf(second, companyId);
+    expect(statements() - before).toBe(0);
+    // The first user, their role and their set of roles went to make room: all read again.
+    before = statements();
+    const again = await bounded.grantsOf(first, companyId);
+    expect(statements() - before).toBe(2);
+    expect(again.codes).toContain(LOG);
+    expect(again.codes).not.toContain(POSITIONS);
+  });
+
   it('grants through department roles, and drops them on their event', async () => {
     const departId = newId();
     await t.db

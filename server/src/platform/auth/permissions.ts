@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -23,6 +24,12 @@ export interface Grants {
 }
 
 const CACHE_TTL_MS = 60_000;
+/**
+ * Entries each cache holds at most, the least recently used going first: users signed in to a
+ * company, roles, and distinct sets of roles. Expiry is checked on read only, so without a bound
+ * a node would keep every user, role and set it ever resolved.
+ */
+const CACHE_LIMITS = { users: 50_000, roles: 20_000, roleSets: 10_000 };
 
 function fingerprint(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
@@ -93,20 +100,24 @@ export class PermissionService {
         byCompany: Map<string, Promise<PermissionRow[]>>;
       }
     | undefined;
-  private readonly grants = new Map<string, UserEntry>();
-  private readonly roles = new Map<string, RoleEntry>();
+  private readonly grants: LRUCache<string, UserEntry>;
+  private readonly roles: LRUCache<string, RoleEntry>;
   /** Grants built per (company, set of roles held), shared by the users holding that set. */
-  private readonly byRoleSet = new Map<
+  private readonly byRoleSet: LRUCache<
     string,
     { grants: Grants; catalogue: object; roles: [string, RoleEntry][]; loadedAt: number }
-  >();
+  >;
 
   constructor(
     db: Db,
     bus: Bus,
     private readonly clock: Clock,
+    limits: typeof CACHE_LIMITS = CACHE_LIMITS,
   ) {
     this.repository = new PermissionRepository(db);
+    this.grants = new LRUCache({ max: limits.users });
+    this.roles = new LRUCache({ max: limits.roles });
+    this.byRoleSet = new LRUCache({ max: limits.roleSets });
     bus.subscribe('auth.permissions-changed', ({ userId, rolesUnchanged }) =>
       userId ? this.userChanged(userId, rolesUnchanged === true) : this.invalidateAll(),
     );
@@ -154,7 +165,7 @@ export class PermissionService {
     entry.grants = this.resolve(userId, companyId, entry);
     this.grants.set(key, entry);
     entry.grants.catch(() => {
-      if (this.grants.get(key) === entry) this.grants.delete(key);
+      if (this.grants.peek(key) === entry) this.grants.delete(key);
     });
     return entry.grants;
   }
@@ -257,7 +268,7 @@ export class PermissionService {
         };
         this.roles.set(key, entry);
         entry.ids.catch(() => {
-          if (this.roles.get(key) === entry) this.roles.delete(key);
+          if (this.roles.peek(key) === entry) this.roles.delete(key);
         });
         roles.push([key, entry]);
       }
@@ -277,7 +288,8 @@ export class PermissionService {
    * their own events follow).
    */
   private userChanged(userId: string, rolesUnchanged: boolean): void {
-    for (const key of this.grants.keys()) if (key.startsWith(`${userId}|`)) this.grants.delete(key);
+    const prefix = `${userId}|`;
+    for (const key of [...this.grants.keys()]) if (key.startsWith(prefix)) this.grants.delete(key);
     if (!rolesUnchanged) {
       this.roles.clear();
       this.byRoleSet.clear();
@@ -294,12 +306,15 @@ export class PermissionService {
         this.roles.delete(key);
       }
     }
-    for (const [key, entry] of this.grants) {
-      if (!entry.roles || [...entry.roles].some((role) => keys.has(role))) this.grants.delete(key);
-    }
-    for (const [key, set] of this.byRoleSet) {
-      if (set.roles.some(([role]) => keys.has(role))) this.byRoleSet.delete(key);
-    }
+    // Collected first: the caches are not changed while they are being walked.
+    const users = [...this.grants.entries()].filter(
+      ([, entry]) => !entry.roles || [...entry.roles].some((role) => keys.has(role)),
+    );
+    for (const [key] of users) this.grants.delete(key);
+    const sets = [...this.byRoleSet.entries()].filter(([, set]) =>
+      set.roles.some(([role]) => keys.has(role)),
+    );
+    for (const [key] of sets) this.byRoleSet.delete(key);
   }
 
   private invalidateAll(): void {
