@@ -10,7 +10,7 @@ import type { Bus } from './bus/bus.js';
 import { MemoryBus } from './bus/memory-bus.js';
 import { RedisBus } from './bus/redis-bus.js';
 import { systemClock, type Clock } from './clock.js';
-import { createDatabase, databaseTarget, type DatabaseHandle } from './db/database.js';
+import { createDatabase, databaseTarget, warmPool, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import type { OutageLog } from './db/unavailable.js';
 import type { Platform, ServerModule } from './module.js';
@@ -64,6 +64,8 @@ export async function createPlatform(
   if (!config.captcha)
     app.log.warn('CAPTCHA=off: logins need no captcha. Use only for automation.');
   await migrateToLatest(db);
+  // The server's own pool (not a handle a test passed in) is opened whole before work arrives.
+  if (!options.database) await warmPool(db);
 
   const sessions = new SessionService(db, bus, clock);
   const permissions = new PermissionService(db, bus, clock);

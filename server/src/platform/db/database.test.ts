@@ -1,7 +1,13 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECT_TIMEOUT_MS, createDatabase, type DatabaseHandle } from './database.js';
+import {
+  CONNECT_TIMEOUT_MS,
+  createDatabase,
+  databaseStats,
+  warmPool,
+  type DatabaseHandle,
+} from './database.js';
 import { unavailableCause } from './unavailable.js';
 
 describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
@@ -28,6 +34,27 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool', () => {
 
     const again = await sql<{ ok: number }>`select 1 as ok`.execute(handle.db);
     expect(again.rows[0]!.ok).toBe(1);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL pool opened ahead of work', () => {
+  it('has every connection open and idle after warmPool, so a burst opens none', async () => {
+    let opened = 0;
+    const { db } = createDatabase(
+      { dialect: 'postgres', url: process.env.DATABASE_URL! },
+      { connected: () => (opened += 1) },
+    );
+    try {
+      expect(databaseStats(db)?.pool?.total).toBe(0);
+      await warmPool(db);
+      const max = databaseStats(db)!.pool!.max;
+      expect(opened).toBe(max);
+      expect(databaseStats(db)?.pool).toMatchObject({ total: max, idle: max, waiting: 0 });
+      await Promise.all(Array.from({ length: max }, () => sql`select pg_sleep(0.05)`.execute(db)));
+      expect(opened).toBe(max);
+    } finally {
+      await db.destroy();
+    }
   });
 });
 

@@ -36,6 +36,9 @@ const PG_INT8 = 20;
  */
 export const CONNECT_TIMEOUT_MS = 1000;
 
+/** Pooled PostgreSQL connections per node. */
+const POOL_SIZE = 10;
+
 export interface DatabaseEvents {
   /**
    * A pooled PostgreSQL connection the server closed while idle (restart, failover, an
@@ -85,8 +88,11 @@ export function createDatabase(
   if (target.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.url,
-      max: 10,
+      max: POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Connections stay open once made (see warmPool): closing idle ones meant opening them again
+      // in the next burst, when a new backend on a busy machine can take longer than the timeout.
+      idleTimeoutMillis: 0,
       // A connection whose server vanished without a FIN (a cut network, a failed-over host) is
       // found by TCP keepalive instead of lingering in the pool.
       keepAlive: true,
@@ -129,6 +135,22 @@ export function createDatabase(
   });
   statsOfDb.set(db, { queries, pool: null });
   return { db, dialect: 'sqlite' };
+}
+
+/**
+ * Opens every pooled PostgreSQL connection now (none on SQLite), to be kept (the pool does not
+ * close idle ones). Without it the pool grew during the first burst of work: in a connect storm,
+ * new backends forked on a saturated machine took longer than CONNECT_TIMEOUT_MS, and the device
+ * logins waiting for them were refused as "database unavailable" (CONNACK 3) while PostgreSQL was
+ * up. A connection that fails here is only not opened yet: the pool makes it when needed.
+ */
+export async function warmPool(db: Db): Promise<void> {
+  const pool = statsOfDb.get(db)?.pool;
+  if (!pool) return;
+  const clients = await Promise.allSettled(
+    Array.from({ length: pool.options.max ?? POOL_SIZE }, () => pool.connect()),
+  );
+  for (const client of clients) if (client.status === 'fulfilled') client.value.release();
 }
 
 function ignoreCheckedOutError(): void {}
