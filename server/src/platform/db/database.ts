@@ -71,7 +71,7 @@ export function databaseStats(db: Db): DatabaseStats | null {
           total: pool.totalCount,
           idle: pool.idleCount,
           waiting: pool.waitingCount,
-          max: pool.options.max ?? 10,
+          max: pool.options.max ?? POOL_SIZE,
         }
       : null,
   };
