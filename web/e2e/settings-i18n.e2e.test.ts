@@ -11,6 +11,7 @@ import {
   computedStyle,
   gone,
   loginForm,
+  opened,
   seen,
   sideMenu,
   signedInPage,
@@ -72,7 +73,8 @@ async function openSettings(page: Page, label = '系统设置'): Promise<Locator
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: label }).click();
   const drawer = page.getByRole('dialog', { name: label });
-  await seen(drawer);
+  // The drawer slides in for a few frames after it shows: a switch clicked then can be missed.
+  await opened(page.locator('.ant-drawer-content-wrapper').filter({ has: drawer }));
   return drawer;
 }
 
@@ -337,10 +339,17 @@ describe('settings drawer', () => {
     expect(await page.getByTestId('tab-bar').count()).toBe(0);
 
     // The top menu navigates like the side menu. The content is fixed-width, so its fifth group
-    // (系统管理) is folded into the menu's overflow (…) beside the search box.
+    // (系统管理) is folded into the menu's overflow (…) beside the search box. Each popup is
+    // hovered into once it has stopped moving, as a user's pointer would be.
+    const popupOf = (item: Locator) =>
+      page.locator('.ant-menu-submenu-popup').filter({ has: item }).last();
+    const systemGroup = page.getByRole('menuitem', { name: '系统管理' });
+    const logItem = page.getByRole('menuitem', { name: '后台日志' });
     await header.locator('.ant-menu-overflow-item-rest').hover();
-    await page.getByRole('menuitem', { name: '系统管理' }).hover();
-    await page.getByRole('menuitem', { name: '后台日志' }).click();
+    await opened(popupOf(systemGroup));
+    await systemGroup.hover();
+    await opened(popupOf(logItem));
+    await logItem.click();
     await seen(page.getByTestId('log-page'));
     expect(new URL(page.url()).pathname).toBe('/system/log');
 
