@@ -61,7 +61,6 @@ async function authorize(page: Page, roleName: string, titles: string[]): Promis
   await row.getByTestId('role-authorize-open').click();
   const drawer = page.getByTestId('role-authorize');
   // Ticked once the drawer has stopped sliding in: a click aimed while it moves can miss a box.
-  // (The test id sits on the drawer's sliding panel, which carries the motion classes.)
   await opened(drawer);
   await seen(drawer.locator('.ant-tree-title', { hasText: '登录账户' }));
   for (const title of titles) await tick(drawer, title);

@@ -74,7 +74,7 @@ async function openSettings(page: Page, label = '系统设置'): Promise<Locator
   await page.getByRole('menuitem', { name: label }).click();
   const drawer = page.getByRole('dialog', { name: label });
   // The drawer slides in for a few frames after it shows: a switch clicked then can be missed.
-  await opened(page.locator('.ant-drawer-content-wrapper').filter({ has: drawer }));
+  await opened(drawer);
   return drawer;
 }
 

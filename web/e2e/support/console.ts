@@ -134,18 +134,29 @@ export async function seen(locator: Locator, timeout = 10_000): Promise<void> {
 }
 
 /**
- * Waits until a dialog or a popup menu has finished opening. antd draws a dialog for two frames at
- * full size but transparent, then zooms it in from scale(0): Playwright counts those first frames
- * as visible and stable, and a click aimed then can land where the button is about to leave, so
- * the dialog stays open. A menu's popup slides or zooms in the same way, and a hover aimed at an
- * item while it moves can miss it, so its submenu never opens; a drawer's panel slides in (pass its
- * `.ant-drawer-content-wrapper`). The motion classes are removed when the animation ends.
+ * Waits until a dialog, drawer or popup menu has finished opening. antd draws a dialog for two
+ * frames at full size but transparent, then zooms it in from scale(0): Playwright counts those
+ * first frames as visible and stable, and a click aimed then can land where the button is about to
+ * leave, so the dialog stays open. A drawer's panel and a menu's popup slide or zoom in the same
+ * way, and a hover aimed at an item while it moves can miss it. The motion classes sit on the
+ * element or on an ancestor (a drawer's sliding panel wraps its dialog) and are removed when the
+ * animation ends.
  */
-export async function opened(dialog: Locator, timeout = 10_000): Promise<void> {
-  await seen(dialog, timeout);
+export async function opened(overlay: Locator, timeout = 10_000): Promise<void> {
+  await seen(overlay, timeout);
   await expect
-    .poll(() => dialog.first().getAttribute('class'), { timeout })
-    .not.toMatch(/ant-(zoom|slide)-|-motion-/);
+    .poll(
+      () =>
+        overlay.first().evaluate((element) => {
+          const moving = /ant-(zoom|slide)-|-motion-/;
+          for (let node: Element | null = element; node; node = node.parentElement) {
+            if (moving.test(node.getAttribute('class') ?? '')) return true;
+          }
+          return false;
+        }),
+      { timeout },
+    )
+    .toBe(false);
 }
 
 /** Waits until nothing the locator matches is visible. */
