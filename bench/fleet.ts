@@ -10,7 +10,9 @@
  *   3. telemetry storm: every device publishes at a rate that offers `--msg-rate` messages/s;
  *      ingest is what the server stored (rows of `device_telemetry`) per second;
  *   4. disconnect-to-console: a console websocket subscribed to `devices`; `--kill` devices have
- *      their sockets destroyed, and each waits for its `device-status` offline entry;
+ *      their sockets destroyed, and each waits for its `device-status` offline entry (with the
+ *      stage `storm-disconnect`, not run by default, the same again during the telemetry storm,
+ *      5 s after it begins: what an operator sees of a device leaving while the fleet sends);
  *   5. reconnect storm: the fleet disconnects, then every (now known) device connects again;
  *   6. Mosquitto (127.0.0.1:1883, anonymous): connect storm and telemetry storm of the same fleet,
  *      under a topic root of its own (`blrms-bench/v1`) whose retained messages are cleared after.
@@ -29,7 +31,8 @@
  * Other flags: --storm 30s (telemetry storm), --msg-rate 40000 (offered messages/s), --kill 1000,
  * --connect-rate 20000 and --pending 500 (the simulator's pace), --source-ips
  * 127.0.0.2-127.0.0.251, --no-mosquitto, --pg-url (where to create the fresh database), --stages
- * (which of hold, storm, disconnect, reconnect, mosquitto run after the connect storm; default all),
+ * (which of hold, storm, storm-disconnect, disconnect, reconnect, mosquitto run after the connect
+ * storm; default all but storm-disconnect),
  * --cpu-prof <dir> (a V8 CPU profile of the server during each connect storm and each telemetry
  * storm, written there in the order they run: connect, telemetry…, reconnect), --server-log
  * <file> (the server's log at warn level, written there when the run ends: why a CONNACK was
@@ -104,7 +107,14 @@ if (!Number.isInteger(DEVICES) || DEVICES < 10) throw new Error('--devices: at l
 const RULES = Number(flags.rules);
 if (!Number.isInteger(RULES) || RULES < 0 || RULES > 500)
   throw new Error('--rules: 0 to 500 (a company keeps at most 500 alarm rules)');
-const STAGE_NAMES = ['hold', 'storm', 'disconnect', 'reconnect', 'mosquitto'] as const;
+const STAGE_NAMES = [
+  'hold',
+  'storm',
+  'storm-disconnect',
+  'disconnect',
+  'reconnect',
+  'mosquitto',
+] as const;
 type Stage = (typeof STAGE_NAMES)[number];
 const STAGES = new Set(flags.stages.split(',').map((s) => s.trim()));
 for (const stage of STAGES)
@@ -113,6 +123,8 @@ for (const stage of STAGES)
 if (flags['no-mosquitto']) STAGES.delete('mosquitto');
 const runs = (stage: Stage) => STAGES.has(stage);
 if (RULES > 0 && !runs('storm')) throw new Error('--rules: needs the storm stage');
+if (runs('storm-disconnect') && (!runs('storm') || RULES > 0))
+  throw new Error('--stages: storm-disconnect needs the storm stage, without --rules');
 /** Probe devices that time alarms (`alarm-bench.ts`). */
 const ALARM_PROBES = 10;
 
@@ -444,6 +456,8 @@ interface OurRun {
   telemetry?: TelemetryStorm;
   alarms?: AlarmRun;
   disconnect?: DisconnectResult;
+  /** Devices disconnected during the telemetry storm. */
+  stormDisconnect?: DisconnectResult;
   reconnect?: ConnectStorm;
   rows: number;
 }
@@ -581,9 +595,16 @@ async function runOurs(): Promise<OurRun> {
     let telemetry: TelemetryStorm | undefined;
     let alarms: AlarmRun | undefined;
     if (runs('storm')) log(`before the storms: ${await deviceDataMetrics(server)}`);
+    let stormDisconnect: DisconnectResult | undefined;
     if (runs('storm') && RULES === 0) {
       log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
-      telemetry = await telemetryStorm(sim, () => telemetryRows(database));
+      const storming = telemetryStorm(sim, () => telemetryRows(database));
+      if (runs('storm-disconnect')) {
+        await sleep(5000);
+        log(`disconnect-to-console during the storm: ${KILL} devices in ${KILL_BATCHES} batches`);
+        stormDisconnect = await disconnectToConsole(server, session, sim);
+      }
+      telemetry = await storming;
     } else if (runs('storm')) {
       socket = new AlarmSocket(server.url, session.userId, session.token);
       await socket.open();
@@ -644,6 +665,7 @@ async function runOurs(): Promise<OurRun> {
       ...(telemetry ? { telemetry } : {}),
       ...(alarms ? { alarms } : {}),
       ...(disconnect ? { disconnect } : {}),
+      ...(stormDisconnect ? { stormDisconnect } : {}),
       ...(reconnect ? { reconnect } : {}),
       rows,
     };
@@ -780,7 +802,7 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
     `| connect storm, new devices (auto-registration) | ${stormLine(ours.storm)} | ≥ ${fmt(TARGETS.connectsPerSecond)}/s | ${verdict(rate(ours.storm) >= TARGETS.connectsPerSecond && ours.storm.online === DEVICES)} |`,
     `| all online in the API after the storm | ${fmt(ours.apiOnline)} after ${fmt(ours.apiOnlineMs)} ms | | |`,
   ];
-  const { hold, telemetry, alarms, disconnect, reconnect } = ours;
+  const { hold, telemetry, alarms, disconnect, stormDisconnect, reconnect } = ours;
   if (hold) {
     const held = hold.minApi === DEVICES && hold.minSim === DEVICES;
     lines.push(
@@ -810,10 +832,13 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
       `| alarm changes during the storm with rules | raised or repeated ${fmt(alarms.changes.active)}, cleared ${fmt(alarms.changes.cleared)} (console socket); ${fmt(alarms.open)} open after it; ${Math.ceil(FIRING_SHARE * DEVICES)} devices follow the firing profile; rules created in ${fmt(alarms.ruleCreateMs)} ms | | |`,
     );
   }
+  const disconnectLine = (label: string, d: DisconnectResult) =>
+    `| ${label} | ${d.seen} / ${d.killed} seen; p50 ${fmt(d.p50)} ms, p99 ${fmt(d.p99)} ms, max ${fmt(d.max)} ms | p99 ≤ ${TARGETS.disconnectP99Ms} ms | ${verdict(d.seen === d.killed && d.p99 <= TARGETS.disconnectP99Ms)} |`;
+  if (stormDisconnect) {
+    lines.push(disconnectLine('disconnect-to-console during the telemetry storm', stormDisconnect));
+  }
   if (disconnect) {
-    lines.push(
-      `| disconnect-to-console | ${disconnect.seen} / ${disconnect.killed} seen; p50 ${fmt(disconnect.p50)} ms, p99 ${fmt(disconnect.p99)} ms, max ${fmt(disconnect.max)} ms | p99 ≤ ${TARGETS.disconnectP99Ms} ms | ${verdict(disconnect.seen === disconnect.killed && disconnect.p99 <= TARGETS.disconnectP99Ms)} |`,
-    );
+    lines.push(disconnectLine('disconnect-to-console', disconnect));
   } else {
     lines.push(skipped('disconnect-to-console'));
   }

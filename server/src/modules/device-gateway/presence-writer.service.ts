@@ -18,6 +18,11 @@ export interface PresenceWriterOptions {
   /** Changes per transaction; a larger backlog is written in several, back to back. */
   maxBatch: number;
   /**
+   * Last-seen times per transaction. They are written only when no other change waits, and in
+   * smaller transactions, so that a device going on- or offline waits at most for one of them.
+   */
+  seenBatch: number;
+  /**
    * How long "last seen" times gather before they join a batch: a device's row is written at most
    * once per interval however often it sends, and the console is this far behind at most.
    */
@@ -27,6 +32,7 @@ export interface PresenceWriterOptions {
 export const DEFAULT_PRESENCE_OPTIONS: PresenceWriterOptions = {
   intervalMs: 100,
   maxBatch: 2000,
+  seenBatch: 500,
   seenIntervalMs: 3000,
 };
 
@@ -76,10 +82,14 @@ function merge(earlier: PresenceChange, later: PresenceChange): PresenceChange {
  * persisted go out on the bus (`device.live`, per company) to the consoles of every node. A
  * connect storm thus costs one statement per device and one commit per batch, and a device's
  * status reaches the console well within a second. "Last seen" times of uplinks gather longer
- * (`seenIntervalMs`) and then join a batch, one row update per device whatever it sent.
+ * (`seenIntervalMs`), one row update per device whatever it sent, and are then written behind
+ * every other change: during a telemetry storm every device has one, and a disconnect queued
+ * behind 19,000 of them waited seconds on a busy PostgreSQL.
  */
 export class PresenceWriter {
   private pending = new Map<string, PresenceChange>();
+  /** Last-seen times due to be written, after everything in `pending`. */
+  private seenDue = new Map<string, PresenceChange>();
   private opened = new Map<string, DeviceSessionTable>();
   private closing = new Map<string, SessionClose>();
   private seenPending = new Map<string, { companyId: string; at: number }>();
@@ -98,7 +108,10 @@ export class PresenceWriter {
 
   write(change: PresenceChange): void {
     // A change that sets the time itself (connect, disconnect, status) supersedes a buffered one.
-    if (change.values.last_seen_at !== undefined) this.seenPending.delete(change.deviceId);
+    if (change.values.last_seen_at !== undefined) {
+      this.seenPending.delete(change.deviceId);
+      this.seenDue.delete(change.deviceId);
+    }
     const earlier = this.pending.get(change.deviceId);
     this.pending.set(change.deviceId, earlier ? merge(earlier, change) : change);
     this.schedule(this.options.intervalMs);
@@ -150,6 +163,11 @@ export class PresenceWriter {
   }
 
   private hasPending(): boolean {
+    return this.hasChanges() || this.seenDue.size > 0;
+  }
+
+  /** Whether anything but last-seen times waits. */
+  private hasChanges(): boolean {
     return this.pending.size > 0 || this.opened.size > 0 || this.closing.size > 0;
   }
 
@@ -157,8 +175,29 @@ export class PresenceWriter {
     const seen = this.seenPending;
     this.seenPending = new Map();
     for (const [deviceId, { companyId, at }] of seen) {
-      this.write({ deviceId, companyId, values: { last_seen_at: at } });
+      this.queueSeen({ deviceId, companyId, values: { last_seen_at: at } });
     }
+    if (this.seenDue.size > 0) this.schedule(this.options.intervalMs);
+  }
+
+  /**
+   * A last-seen time joins the ones due; for a device with a change waiting, it goes into that
+   * change instead (the later time wins, and the change keeps its guard).
+   */
+  private queueSeen(change: PresenceChange): void {
+    const { deviceId } = change;
+    const at = change.values.last_seen_at ?? 0;
+    const waiting = this.pending.get(deviceId);
+    if (waiting) {
+      const seenAt = Math.max(waiting.values.last_seen_at ?? 0, at);
+      this.pending.set(deviceId, {
+        ...waiting,
+        values: { ...waiting.values, last_seen_at: seenAt },
+      });
+      return;
+    }
+    const due = this.seenDue.get(deviceId);
+    this.seenDue.set(deviceId, due ? merge(due, change) : change);
   }
 
   /** Sends rows changed outside the writer (bulk updates) to the consoles. */
@@ -199,7 +238,10 @@ export class PresenceWriter {
 
   private async drain(): Promise<void> {
     while (this.hasPending()) {
-      const batch = take(this.pending, this.options.maxBatch);
+      const urgent = this.hasChanges();
+      const batch = urgent
+        ? take(this.pending, this.options.maxBatch)
+        : take(this.seenDue, this.options.seenBatch);
       // Sessions are opened before they are closed: a close in this batch may be of an opening
       // in an earlier one, never of a later one.
       const opened = take(this.opened, this.options.maxBatch);
@@ -210,6 +252,10 @@ export class PresenceWriter {
       } catch (error) {
         this.log.error({ err: error, devices: batch.length }, 'presence not written; retrying');
         for (const change of batch) {
+          if (!urgent) {
+            this.queueSeen(change);
+            continue;
+          }
           const later = this.pending.get(change.deviceId);
           this.pending.set(change.deviceId, later ? merge(change, later) : change);
         }

@@ -14,6 +14,8 @@ import { PresenceWriter } from './presence-writer.service.js';
 class FakeRepository {
   readonly batches: { changes: PresenceChange[]; sessions: SessionWrites }[] = [];
   failures = 0;
+  /** How long each batch takes to write (a busy database). */
+  writeMs = 0;
 
   applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
     if (this.failures > 0) {
@@ -21,7 +23,7 @@ class FakeRepository {
       return new Promise((_, reject) => setTimeout(() => reject(new Error('database away')), 30));
     }
     this.batches.push({ changes, sessions: structuredClone(sessions) });
-    return Promise.resolve([]);
+    return new Promise((resolve) => setTimeout(() => resolve([]), this.writeMs));
   }
 }
 
@@ -36,15 +38,17 @@ const session = (id: string): DeviceSessionTable => ({
   node_id: 'n',
 });
 
-function writer(repository: FakeRepository, seenIntervalMs = 60_000) {
+function writer(repository: FakeRepository, seenIntervalMs = 60_000, seenBatch = 1) {
   return new PresenceWriter(
     repository as unknown as GatewayRepository,
     new MemoryBus(),
     () => 0,
     pino({ level: 'silent' }),
-    { intervalMs: 5, maxBatch: 1, seenIntervalMs },
+    { intervalMs: 5, maxBatch: 1, seenBatch, seenIntervalMs },
   );
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('PresenceWriter', () => {
   it('writes a session closed while its first write failed as one closed row', async () => {
@@ -83,6 +87,51 @@ describe('PresenceWriter', () => {
     await presence.flush();
     expect(repository.batches.slice(1).map((b) => b.changes)).toEqual([
       [{ deviceId: 'd1', companyId: 'c', values: { last_seen_at: 200 } }],
+    ]);
+  });
+
+  it('writes a device going offline before the last-seen times that were waiting', async () => {
+    const repository = new FakeRepository();
+    repository.writeMs = 40;
+    const presence = writer(repository, 10, 2);
+    for (const id of ['d1', 'd2', 'd3', 'd4', 'd5', 'd6']) presence.seen(id, 'c', 100);
+    // The first two last-seen times are being written when d9 goes offline.
+    await sleep(30);
+    const offline = {
+      deviceId: 'd9',
+      companyId: 'c',
+      values: { status: 'offline' as const, last_seen_at: 200 },
+      guard: { nodeId: 'n', connectedAt: 50 },
+    };
+    presence.write(offline);
+    await presence.flush();
+    expect(repository.batches.map((b) => b.changes.map((c) => c.deviceId))).toEqual([
+      ['d1', 'd2'],
+      ['d9'],
+      ['d3', 'd4'],
+      ['d5', 'd6'],
+    ]);
+  });
+
+  it('puts a later last-seen time into the change waiting for its device, guard kept', async () => {
+    const repository = new FakeRepository();
+    repository.writeMs = 40;
+    const presence = writer(repository, 10);
+    presence.write({ deviceId: 'd0', companyId: 'c', values: { status: 'online' } });
+    await sleep(10);
+    // d1's disconnect waits behind d0's batch; then a message of d1 still in flight arrives.
+    const guard = { nodeId: 'n', connectedAt: 50 };
+    presence.write({
+      deviceId: 'd1',
+      companyId: 'c',
+      values: { status: 'offline', last_seen_at: 200 },
+      guard,
+    });
+    presence.seen('d1', 'c', 250);
+    await presence.flush();
+    expect(repository.batches.map((b) => b.changes)).toEqual([
+      [{ deviceId: 'd0', companyId: 'c', values: { status: 'online' } }],
+      [{ deviceId: 'd1', companyId: 'c', values: { status: 'offline', last_seen_at: 250 }, guard }],
     ]);
   });
 });
