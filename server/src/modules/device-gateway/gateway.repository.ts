@@ -127,7 +127,14 @@ interface RowsChange {
   change: string;
 }
 
-function alone(part: RowsChange, statement: RowsStatement): CompiledQuery {
+/** Builds a part over `rows` and makes it a statement of its own. */
+function alone<T>(
+  build: (rows: T[], statement: RowsStatement, v: string) => RowsChange,
+  rows: T[],
+  placeholder: Placeholder,
+): CompiledQuery {
+  const statement = new RowsStatement(placeholder);
+  const part = build(rows, statement, 'v');
   return statement.compile(`with ${part.values} ${part.change}`);
 }
 
@@ -385,10 +392,11 @@ export class GatewayRepository {
   }
 
   /**
-   * One transaction for a batch of presence changes; returns the rows as persisted (a guarded
-   * change that no longer applies returns nothing). Changes that set the same columns go to the
-   * database together, as one `UPDATE ... FROM (VALUES ...)` per 1000 devices: preparing and
-   * running one statement per device cost more than the rest of a connect.
+   * One transaction for a batch of presence changes (on PostgreSQL one statement, see
+   * `applyPresenceAtOnce`); returns the rows as persisted (a guarded change that no longer
+   * applies returns nothing). Changes that set the same columns go to the database together, as
+   * one `UPDATE ... FROM (VALUES ...)` (on SQLite per 1000 devices): preparing and running one
+   * statement per device cost more than the rest of a connect.
    */
   applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
     const placeholder = this.placeholder();
@@ -397,33 +405,21 @@ export class GatewayRepository {
       const rows: LiveRow[] = [];
       for (const group of byShape(changes)) {
         for (let i = 0; i < group.length; i += PRESENCE_ROWS_PER_STATEMENT) {
-          const statement = new RowsStatement(placeholder);
-          const part = presenceUpdate(
-            group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT),
-            statement,
-            'v',
+          const part = group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT);
+          const { rows: updated } = await trx.executeQuery(
+            alone(presenceUpdate, part, placeholder),
           );
-          const { rows: updated } = await trx.executeQuery(alone(part, statement));
           rows.push(...(updated as LiveRow[]));
         }
       }
-      for (let i = 0; i < sessions.opened.length; i += SESSION_ROWS_PER_STATEMENT) {
-        const statement = new RowsStatement(placeholder);
-        const part = sessionInsert(
-          sessions.opened.slice(i, i + SESSION_ROWS_PER_STATEMENT),
-          statement,
-          'v',
-        );
-        await trx.executeQuery(alone(part, statement));
+      const { opened, closed } = sessions;
+      for (let i = 0; i < opened.length; i += SESSION_ROWS_PER_STATEMENT) {
+        const part = opened.slice(i, i + SESSION_ROWS_PER_STATEMENT);
+        await trx.executeQuery(alone(sessionInsert, part, placeholder));
       }
-      for (let i = 0; i < sessions.closed.length; i += SESSION_ROWS_PER_STATEMENT) {
-        const statement = new RowsStatement(placeholder);
-        const part = sessionClose(
-          sessions.closed.slice(i, i + SESSION_ROWS_PER_STATEMENT),
-          statement,
-          'v',
-        );
-        await trx.executeQuery(alone(part, statement));
+      for (let i = 0; i < closed.length; i += SESSION_ROWS_PER_STATEMENT) {
+        const part = closed.slice(i, i + SESSION_ROWS_PER_STATEMENT);
+        await trx.executeQuery(alone(sessionClose, part, placeholder));
       }
       return rows;
     });
