@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TDeviceLive } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../platform/bus/bus.js';
@@ -276,6 +277,9 @@ export class PresenceWriter {
         return;
       }
       await this.publish(rows);
+      // The next batch after the event loop's next turn: on SQLite a batch never waits for I/O,
+      // and a backlog of last-seen times written back to back held up everything else.
+      if (this.hasPending()) await nextTurn();
     }
   }
 }

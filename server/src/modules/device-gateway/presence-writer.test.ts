@@ -23,6 +23,7 @@ class FakeRepository {
       return new Promise((_, reject) => setTimeout(() => reject(new Error('database away')), 30));
     }
     this.batches.push({ changes, sessions: structuredClone(sessions) });
+    if (this.writeMs === 0) return Promise.resolve([]);
     return new Promise((resolve) => setTimeout(() => resolve([]), this.writeMs));
   }
 }
@@ -133,5 +134,20 @@ describe('PresenceWriter', () => {
       [{ deviceId: 'd0', companyId: 'c', values: { status: 'online' } }],
       [{ deviceId: 'd1', companyId: 'c', values: { status: 'offline', last_seen_at: 250 }, guard }],
     ]);
+  });
+
+  it('writes one batch per turn of the event loop, even when the store never waits for I/O', async () => {
+    const repository = new FakeRepository();
+    const presence = writer(repository);
+    for (const id of ['d1', 'd2', 'd3', 'd4']) {
+      presence.write({ deviceId: id, companyId: 'c', values: { status: 'online' } });
+    }
+    const flushed = presence.flush();
+    const batchesAtNextTurn = await new Promise((resolve) =>
+      setImmediate(() => resolve(repository.batches.length)),
+    );
+    await flushed;
+    expect(batchesAtNextTurn).toBe(1);
+    expect(repository.batches).toHaveLength(4);
   });
 });
