@@ -439,14 +439,13 @@ export class GatewayRepository {
   ): Promise<LiveRow[]> {
     const statement = new RowsStatement(numbered);
     const updates = byShape(changes).map((group, i) => presenceUpdate(group, statement, `v${i}`));
-    const others = [
-      ...(sessions.opened.length > 0 ? [sessionInsert(sessions.opened, statement, 'vo')] : []),
-      ...(sessions.closed.length > 0 ? [sessionClose(sessions.closed, statement, 'vc')] : []),
-    ];
-    const parts = [
-      ...updates.map((part, i) => ({ part, name: `p${i}` })),
-      ...others.map((part, i) => ({ part, name: `s${i}` })),
-    ];
+    const parts = updates.map((part, i) => ({ part, name: `p${i}` }));
+    if (sessions.opened.length > 0) {
+      parts.push({ part: sessionInsert(sessions.opened, statement, 'vo'), name: 'so' });
+    }
+    if (sessions.closed.length > 0) {
+      parts.push({ part: sessionClose(sessions.closed, statement, 'vc'), name: 'sc' });
+    }
     if (parts.length === 0) return [];
     const ctes = parts.map(({ part, name }) => `${part.values}, ${name} as (${part.change})`);
     const live = updates.length
