@@ -60,9 +60,9 @@ describe('PresenceWriter', () => {
     presence.sessionOpened(session('s2'));
     // The first batch (s1) is being written, and fails: s1 closes meanwhile, then goes back into
     // the queue behind s2.
-    await new Promise((r) => setTimeout(r, 15));
+    await sleep(15);
     presence.sessionClosed({ id: 's1', disconnectedAt: 2000, reason: 'client-disconnect' });
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     await presence.flush();
     const written = repository.batches.flatMap((b) => b.sessions.opened);
     expect(written.map((s) => [s.id, s.disconnected_at, s.reason])).toEqual([
@@ -80,11 +80,11 @@ describe('PresenceWriter', () => {
     presence.seen('d2', 'c', 150);
     // A disconnect sets the time itself: the buffered one of d2 is dropped.
     presence.write({ deviceId: 'd2', companyId: 'c', values: { last_seen_at: 300 } });
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(repository.batches.map((b) => b.changes)).toEqual([
       [{ deviceId: 'd2', companyId: 'c', values: { last_seen_at: 300 } }],
     ]);
-    await new Promise((r) => setTimeout(r, 60));
+    await sleep(60);
     await presence.flush();
     expect(repository.batches.slice(1).map((b) => b.changes)).toEqual([
       [{ deviceId: 'd1', companyId: 'c', values: { last_seen_at: 200 } }],
