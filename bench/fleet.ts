@@ -125,6 +125,10 @@ const runs = (stage: Stage) => STAGES.has(stage);
 if (RULES > 0 && !runs('storm')) throw new Error('--rules: needs the storm stage');
 if (runs('storm-disconnect') && (!runs('storm') || RULES > 0))
   throw new Error('--stages: storm-disconnect needs the storm stage, without --rules');
+// It begins 5 s into the storm and takes up to 21 s more (1 s to subscribe, 10 batches a second
+// apart, 10 s for the last to be seen): a shorter storm would end while it measures.
+if (runs('storm-disconnect') && STORM_MS < 30_000)
+  throw new Error('--stages: storm-disconnect needs a storm of at least 30 s (--storm)');
 /** Probe devices that time alarms (`alarm-bench.ts`). */
 const ALARM_PROBES = 10;
 
