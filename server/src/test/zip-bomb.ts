@@ -7,17 +7,23 @@ import { createDeflateRaw, deflateRawSync } from 'node:zlib';
  * inflates to far more than its few hundred KB. Used by the sheet tests and `bench:import`.
  */
 
-/** A zip of the given entries, each deflated, its uncompressed size as declared (which may lie). */
-export function zipOf(entries: { name: string; data: Buffer; size: number }[]): Buffer {
+/**
+ * A zip of the given entries, each deflated (or stored as it is, with `stored`), its uncompressed
+ * size as declared (which may lie).
+ */
+export function zipOf(
+  entries: { name: string; data: Buffer; size: number; stored?: boolean }[],
+): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const { name, data, size } of entries) {
+  for (const { name, data, size, stored } of entries) {
     const fileName = Buffer.from(name);
+    const method = stored ? 0 : 8;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(data.length, 18);
     local.writeUInt32LE(size, 22);
     local.writeUInt16LE(fileName.length, 26);
@@ -25,7 +31,7 @@ export function zipOf(entries: { name: string; data: Buffer; size: number }[]): 
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(data.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(fileName.length, 28);

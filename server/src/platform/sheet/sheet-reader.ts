@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
+import unzipper from 'unzipper';
 import { AppError } from '../http/app-error.js';
 import { restore } from './formula.js';
 import { assertZipWithin } from './zip-guard.js';
@@ -68,27 +69,66 @@ async function* csvRows(content: Buffer): AsyncGenerator<SheetRow> {
   }
 }
 
+/**
+ * The parts of ExcelJS's streaming workbook reader used here. Its own `parse` reads the zip with
+ * unzipper's streaming `Parse`, which signals the end of the entries once it has read the whole
+ * input, even while entries it has read still wait to be taken: when the reader is busy on a
+ * sheet that comes before the workbook part (as in files ExcelJS and Excel write), the remaining
+ * parts were now and then lost and a valid file refused. The parts are therefore taken from the
+ * zip's central directory, in the order the reader needs them, and handed to its own parsers.
+ */
+interface WorkbookParts {
+  workbookRels?: { Id: string; Target: string }[];
+  model?: { sheets?: { rId: string }[] };
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(
+    iterator: AsyncIterable<Buffer>,
+    sheetNo: string,
+  ): Generator<{ value: ExcelJS.stream.xlsx.WorksheetReader }>;
+}
+
+/** A part's path in the zip from a target of the workbook's relationships. */
+function partPath(target: string): string {
+  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+}
+
 async function* xlsxRows(content: Buffer): AsyncGenerator<SheetRow> {
   await assertZipWithin(content, SHEET_MAX_UNCOMPRESSED_BYTES);
-  const source = Readable.from([content]);
+  const { files } = await unzipper.Open.buffer(content);
+  const part = (path: string) => files.find((file) => file.path === path);
   // Styles and hyperlinks are not read: an import wants the cells' text only.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
     entries: 'ignore',
-  });
+  }) as unknown as WorkbookParts;
+  const rels = part('xl/_rels/workbook.xml.rels');
+  const book = part('xl/workbook.xml');
+  if (!rels || !book) throw new Error('not a workbook');
+  await reader._parseRels(rels.stream());
+  await reader._parseWorkbook(book.stream());
+  const strings = part('xl/sharedStrings.xml');
+  if (strings) for await (const _ of reader._parseSharedStrings(strings.stream()));
+
+  // Only the first worksheet is read: the first tab, as the user sees it.
+  const first = reader.model?.sheets?.[0];
+  const target = reader.workbookRels?.find((rel) => rel.Id === first?.rId)?.Target;
+  const sheetPart = target === undefined ? undefined : part(partPath(target));
+  if (!target || !sheetPart) throw new Error('no worksheet');
+  const sheetNo = /sheet(\d+)\.xml$/.exec(target)?.[1] ?? '1';
+  const source = sheetPart.stream();
   try {
-    for await (const sheet of workbook) {
+    for (const { value: sheet } of reader._parseWorksheet(source, sheetNo)) {
       for await (const row of sheet) {
         const cells: string[] = [];
         // A rich text cell reads as its runs' plain text, a formula as its result.
         for (let col = 1; col <= row.cellCount; col++) cells.push(row.getCell(col).text ?? '');
         yield { row: row.number, cells };
       }
-      // Only the first worksheet is read.
-      return;
     }
   } finally {
     source.destroy();

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import unzipper from 'unzipper';
 import { AppError } from '../http/app-error.js';
 
@@ -42,22 +41,20 @@ export function declaredSize(zip: Buffer): number | null {
 /**
  * Refuses an XLSX whose content would inflate beyond `maxBytes`, before any XML is parsed. The
  * central directory is checked first (instant for an honest bomb); since its sizes can lie, the
- * entries are then inflated with the same unzip library the sheet reader uses, counting bytes
- * and discarding them, and the pass stops as soon as the count passes the cap. Memory stays at
- * one inflate window whatever the file claims.
+ * entries it lists (the ones the sheet reader opens, with the same unzip library) are then
+ * inflated, counting bytes and discarding them, and the pass stops as soon as the count passes
+ * the cap. Memory stays at one inflate window whatever the file claims.
  */
 export async function assertZipWithin(zip: Buffer, maxBytes: number): Promise<void> {
   const declared = declaredSize(zip);
   if (declared === null) throw new AppError('importFileUnreadable', 400);
   if (declared > maxBytes) throw tooBig(maxBytes);
 
-  const source = Readable.from([zip]);
-  const parser = source.pipe(unzipper.Parse({ forceStream: true }));
   let inflated = 0;
   try {
-    for await (const item of parser) {
-      const entry = item as unzipper.Entry;
-      for await (const chunk of entry) {
+    const { files } = await unzipper.Open.buffer(zip);
+    for (const file of files) {
+      for await (const chunk of file.stream()) {
         inflated += (chunk as Buffer).length;
         if (inflated > maxBytes) throw tooBig(maxBytes);
       }
@@ -65,8 +62,5 @@ export async function assertZipWithin(zip: Buffer, maxBytes: number): Promise<vo
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError('importFileUnreadable', 400);
-  } finally {
-    source.destroy();
-    parser.destroy();
   }
 }
