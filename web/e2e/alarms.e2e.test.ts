@@ -3,7 +3,8 @@
  * above 20 held for 2 s, critical, told through the bell), a simulated RTU reports ain1 = 25 and
  * the alarm appears in the open list without a reload, with the header's critical count; the
  * operator acknowledges it with a comment, the device reports ain1 = 10 and the row shows it
- * cleared; the bell holds the notification. One screen again in English.
+ * cleared; the bell holds the notification. One screen again in English. The dashboard's counts
+ * follow the next alarm live, loaded once on opening and once when the live channel is joined.
  */
 import { startFleet, type Fleet, type ProfileCurve } from '@blrms/device-sim';
 import type { TAlarmPage, TDevice, TDeviceTokenWithKey } from '@blrms/contracts';
@@ -196,6 +197,34 @@ describe('alarms in the console', () => {
       await seen(english.page.getByTestId('alarm-figures').getByText('Critical'));
     } finally {
       await english.context.close();
+    }
+  });
+
+  it('keeps the dashboard counts live, asking for them no more than the header needs', async () => {
+    let asked = 0;
+    const counting = (request: { url(): string }) => {
+      if (request.url().includes('/api/alarm/counts')) asked++;
+    };
+    page.on('request', counting);
+    try {
+      await page.goto('/dashboard/analysis');
+      const critical = page
+        .getByTestId('alarm-severity-card')
+        .getByTestId('alarm-figure-critical')
+        .locator('.ant-statistic-content');
+      await poll(() => critical.innerText()).toBe('0');
+      // Once for the header and the card together, once more when the alarms channel is joined
+      // (changes in between are not lost); the card used to ask a third time of its own.
+      await page.waitForTimeout(2_000);
+      expect(asked).toBeLessThanOrEqual(2);
+
+      const loadsBefore = loads;
+      report(25);
+      await poll(() => critical.innerText(), 20_000).toBe('1');
+      expect(loads).toBe(loadsBefore);
+    } finally {
+      page.off('request', counting);
+      report(10);
     }
   });
 });

@@ -1,15 +1,12 @@
 import type { TAlarmCounts } from '@blrms/contracts';
 import { ALARM_SEVERITIES } from '@blrms/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ALARM_COUNTS_KEY, useAlarmCounts } from '../../shared/alarm/use-alarm-counts';
-import { useLiveReload } from '../../shared/device/use-device-status';
+import { useAlarmCounts } from '../../shared/alarm/use-alarm-counts';
 import { formatNumber } from '../../shared/format';
 import { alarmListLink } from './alarm-filters';
 import { SEVERITY_COLORS } from './AlarmTags';
-import { useAlarmUpdates } from './use-alarm-live';
 import './alarm.css';
 
 /**
@@ -53,13 +50,13 @@ export function AlarmSeverityFiguresCard(props: { counts?: TAlarmCounts; loading
   );
 }
 
-/** The dashboard's card: open alarms by severity, kept live over the `alarms` channel. */
+/**
+ * The dashboard's card: open alarms by severity, live through the counts the header's alarm count
+ * keeps up to date (as on the alarm list page).
+ */
 export function AlarmSeverityCard() {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const counts = useAlarmCounts();
-  const reload = useLiveReload(() => client.invalidateQueries({ queryKey: ALARM_COUNTS_KEY }));
-  useAlarmUpdates(reload.request, reload.request);
   return (
     <Card
       title={t('alarm.countsTitle')}
