@@ -6,7 +6,7 @@
 import ExcelJS from 'exceljs';
 import { describe, it } from 'vitest';
 import { newConsolePage } from './support/browser.js';
-import { loginAsAdmin, seen, sideMenu } from './support/console.js';
+import { gone, loginAsAdmin, opened, seen, sideMenu } from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 
 const harness = useConsoleHarness();
@@ -35,17 +35,22 @@ describe('user import from the console', () => {
         ['xlsxuser', "'=1+2"],
       ]),
     });
+    // Each result is a dialog of its own: clicked only once it has zoomed in (a click during the
+    // zoom can miss and leave it open), and gone before the next file, so that the second wait
+    // does not find the first dialog on its way out.
     const done = page.locator('.ant-modal-confirm').filter({ hasText: '导入完成：新增 1 个用户' });
-    await seen(done);
+    await opened(done);
     await done.getByRole('button').click();
+    await gone(done);
 
     await input.setInputFiles({
       name: 'users.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from('\uFEFFusername,realname\r\ncsvuser,CSV 用户\r\n'),
     });
-    await seen(done);
+    await opened(done);
     await done.getByRole('button').click();
+    await gone(done);
 
     await page.getByTestId('user-page').getByLabel('reload').click();
     const table = page.getByTestId('user-page');
