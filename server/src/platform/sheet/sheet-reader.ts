@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
-import unzipper from 'unzipper';
 import { AppError } from '../http/app-error.js';
 import { restore } from './formula.js';
-import { assertZipWithin } from './zip-guard.js';
+import { openZipWithin } from './zip-guard.js';
 
 /**
  * Reading uploaded sheets (CSV and XLSX), streamed: rows are read one at a time and the read
@@ -95,8 +94,7 @@ function partPath(target: string): string {
 }
 
 async function* xlsxRows(content: Buffer): AsyncGenerator<SheetRow> {
-  await assertZipWithin(content, SHEET_MAX_UNCOMPRESSED_BYTES);
-  const { files } = await unzipper.Open.buffer(content);
+  const files = await openZipWithin(content, SHEET_MAX_UNCOMPRESSED_BYTES);
   const part = (path: string) => files.find((file) => file.path === path);
   // Styles and hyperlinks are not read: an import wants the cells' text only.
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {

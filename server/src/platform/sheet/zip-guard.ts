@@ -39,13 +39,14 @@ export function declaredSize(zip: Buffer): number | null {
 }
 
 /**
- * Refuses an XLSX whose content would inflate beyond `maxBytes`, before any XML is parsed. The
- * central directory is checked first (instant for an honest bomb); since its sizes can lie, the
- * entries it lists (the ones the sheet reader opens, with the same unzip library) are then
- * inflated, counting bytes and discarding them, and the pass stops as soon as the count passes
- * the cap. Memory stays at one inflate window whatever the file claims.
+ * The entries of an XLSX, as its central directory lists them, once it is known that they do not
+ * inflate beyond `maxBytes`; refused before any XML is parsed otherwise. The directory's declared
+ * sizes are checked first (instant for an honest bomb); since they can lie, the entries are then
+ * inflated, counting bytes and discarding them, and the pass stops as soon as the count passes the
+ * cap. Memory stays at one inflate window whatever the file claims. The sheet reader opens the
+ * entries returned here, so what it reads is what was counted.
  */
-export async function assertZipWithin(zip: Buffer, maxBytes: number): Promise<void> {
+export async function openZipWithin(zip: Buffer, maxBytes: number): Promise<unzipper.File[]> {
   const declared = declaredSize(zip);
   if (declared === null) throw new AppError('importFileUnreadable', 400);
   if (declared > maxBytes) throw tooBig(maxBytes);
@@ -59,6 +60,7 @@ export async function assertZipWithin(zip: Buffer, maxBytes: number): Promise<vo
         if (inflated > maxBytes) throw tooBig(maxBytes);
       }
     }
+    return files;
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError('importFileUnreadable', 400);
