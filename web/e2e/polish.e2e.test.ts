@@ -191,3 +191,57 @@ describe('a 401', () => {
     expect(await page.locator('.ant-notification-notice').count()).toBe(0);
   });
 });
+
+/**
+ * Records whether anything in the page moves with antd's motion from now on (a dialog zooming in,
+ * a drawer or menu sliding in), in `window.motionSeen`. A popup's `…-prepare` step is not motion:
+ * it is drawn once, in place, to be aligned, with or without motion.
+ */
+async function watchMotion(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const moving = /-(appear|enter|leave)-(start|active)\b/;
+    const state = window as unknown as { motionSeen: boolean };
+    state.motionSeen = false;
+    const moves = (element: Element) => moving.test(element.getAttribute('class') ?? '');
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.target instanceof Element && moves(record.target)) state.motionSeen = true;
+        for (const node of Array.from(record.addedNodes)) {
+          if (!(node instanceof Element)) continue;
+          if (moves(node) || Array.from(node.querySelectorAll('[class]')).some(moves)) {
+            state.motionSeen = true;
+          }
+        }
+      }
+    }).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['class'],
+    });
+  });
+}
+
+describe('motion', () => {
+  it.each([
+    ['no-preference', true],
+    ['reduce', false],
+  ] as const)(
+    'follows the system setting (%s): the user menu and the settings drawer move in: %s',
+    async (reducedMotion, moves) => {
+      const page = harness.track(
+        await newConsolePage(harness.browser, harness.server.url, { reducedMotion }),
+      );
+      await loginAsAdmin(page, harness.server);
+      await watchMotion(page);
+      await page.getByTestId('user-menu').click();
+      const item = page.getByTestId('user-menu-settings');
+      await opened(item);
+      await item.click();
+      await opened(page.getByTestId('settings-drawer'));
+      expect(
+        await page.evaluate(() => (window as unknown as { motionSeen: boolean }).motionSeen),
+      ).toBe(moves);
+    },
+  );
+});

@@ -29,6 +29,13 @@ export async function newConsolePage(
     height?: number;
     /** Cookies and localStorage to start with, e.g. a saved login (`context.storageState()`). */
     storageState?: StorageState;
+    /**
+     * The system's "reduce motion" setting, on unless asked otherwise: the console then opens
+     * dialogs, drawers and menus without zooming or sliding them in, and a click that follows
+     * their opening cannot land where a button is about to move to (antd keeps a dialog at scale(0)
+     * for its first frames, which Playwright already counts as visible and stable).
+     */
+    reducedMotion?: 'reduce' | 'no-preference';
   } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
@@ -36,6 +43,7 @@ export async function newConsolePage(
     locale: options.locale ?? 'zh-CN',
     viewport: { width: options.width ?? 1366, height: options.height ?? 860 },
     storageState: options.storageState,
+    reducedMotion: options.reducedMotion ?? 'reduce',
   });
   const page = await context.newPage();
   return { context, page };
