@@ -5,15 +5,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
-import {
-  adminSession,
-  gone,
-  opened,
-  seen,
-  settledPath,
-  sideMenu,
-  toast,
-} from './support/console.js';
+import { adminSession, gone, seen, settledPath, sideMenu, toast } from './support/console.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
@@ -70,9 +62,7 @@ function closeButton(title: string): Locator {
 async function contextAction(title: string, action: string): Promise<void> {
   await tab(title).click({ button: 'right' });
   const item = page.getByRole('menuitem', { name: action, exact: true });
-  // Clicked once the menu has finished zooming in: a click while it moves can land on the page
-  // beneath, and the menu closes without acting.
-  await opened(item);
+  await seen(item);
   await item.click();
   await gone(item);
 }

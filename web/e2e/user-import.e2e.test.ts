@@ -6,7 +6,7 @@
 import ExcelJS from 'exceljs';
 import { describe, it } from 'vitest';
 import { newConsolePage } from './support/browser.js';
-import { gone, loginAsAdmin, opened, seen, sideMenu } from './support/console.js';
+import { gone, loginAsAdmin, seen, sideMenu } from './support/console.js';
 import { useConsoleHarness } from './support/harness.js';
 
 const harness = useConsoleHarness();
@@ -35,11 +35,10 @@ describe('user import from the console', () => {
         ['xlsxuser', "'=1+2"],
       ]),
     });
-    // Each result is a dialog of its own: clicked only once it has zoomed in (a click during the
-    // zoom can miss and leave it open), and gone before the next file, so that the second wait
-    // does not find the first dialog on its way out.
+    // Each result is a dialog of its own, gone before the next file: the second wait must not find
+    // the first dialog.
     const done = page.locator('.ant-modal-confirm').filter({ hasText: '导入完成：新增 1 个用户' });
-    await opened(done);
+    await seen(done);
     await done.getByRole('button').click();
     await gone(done);
 
@@ -48,7 +47,7 @@ describe('user import from the console', () => {
       mimeType: 'text/csv',
       buffer: Buffer.from('\uFEFFusername,realname\r\ncsvuser,CSV 用户\r\n'),
     });
-    await opened(done);
+    await seen(done);
     await done.getByRole('button').click();
     await gone(done);
 
