@@ -15,6 +15,7 @@ import { MONITOR_SLOW_QUERIES, MONITOR_SLOW_QUERY_WINDOW_MS } from '@blrms/contr
 import { QueryStats } from './query-stats.js';
 import type { Database } from './schema.js';
 import { fromDatabase } from './unavailable.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,6 +49,8 @@ export interface DatabaseEvents {
   idleError?: (error: Error) => void;
   /** A new PostgreSQL connection was made: the database is reachable (again). */
   connected?: () => void;
+  /** SQLite's WAL checkpointer failed: the connection checkpoints by itself from now on. */
+  checkpointerFailed?: (error: Error) => void;
 }
 
 /** What the system monitor and /metrics read of a handle: its statements and its pool. */
@@ -129,8 +132,12 @@ export function createDatabase(
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  const checkpointer =
+    target.file === ':memory:'
+      ? null
+      : new WalCheckpointer(database, target.file, { failed: events.checkpointerFailed });
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: reusingStatements(database) }),
+    dialect: new SqliteDialect({ database: reusingStatements(database, checkpointer) }),
     log: queries.log,
   });
   statsOfDb.set(db, { queries, pool: null });
@@ -208,10 +215,16 @@ const STATEMENT_CACHE_MAX_SQL = 4000;
  * the statement prepared before. Safe because Kysely runs one statement at a time on the single
  * SQLite connection; SQLite prepares a kept statement again by itself after a schema change.
  */
-function reusingStatements(database: SQLite.Database): SqliteDatabase {
+function reusingStatements(
+  database: SQLite.Database,
+  checkpointer: WalCheckpointer | null,
+): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close: () => {
+      checkpointer?.close();
+      database.close();
+    },
     prepare(text: string) {
       const kept = statements.get(text);
       if (kept) {
