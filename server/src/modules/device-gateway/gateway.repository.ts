@@ -66,13 +66,30 @@ export interface SessionWrites {
 
 /** Devices looked up per statement by id. */
 const IDS_PER_QUERY = 500;
-/** 8 columns × 1000 session rows stay below both databases' parameter limits. */
-const SESSION_ROWS_PER_STATEMENT = 1000;
-/** At most 14 parameters a row: 14,000 stay below SQLite's 32,766 and PostgreSQL's 65,535. */
-const PRESENCE_ROWS_PER_STATEMENT = 1000;
+
+type ColumnType = 'varchar' | 'bigint';
+/** A column of a table of rows: its name (`v_` + name in the statement) and its type. */
+type Column = [name: string, type: ColumnType];
+
+const SESSION_COLUMNS: Column[] = [
+  ['id', 'varchar'],
+  ['company_id', 'varchar'],
+  ['device_id', 'varchar'],
+  ['connected_at', 'bigint'],
+  ['disconnected_at', 'bigint'],
+  ['reason', 'varchar'],
+  ['ip', 'varchar'],
+  ['node_id', 'varchar'],
+];
+
+/** What a guarded change is checked against (see `PresenceChange.guard`). */
+const GUARD_COLUMNS: Column[] = [
+  ['guard_node', 'varchar'],
+  ['guard_at', 'bigint'],
+];
 
 type PresenceColumn = keyof PresenceValues;
-const PRESENCE_COLUMN_TYPES: Record<PresenceColumn, 'varchar' | 'bigint'> = {
+const PRESENCE_COLUMN_TYPES: Record<PresenceColumn, ColumnType> = {
   status: 'varchar',
   ip: 'varchar',
   series: 'varchar',
@@ -93,21 +110,36 @@ const numbered: Placeholder = (n) => `$${n}`;
 /**
  * A statement of many rows of typed parameters, its text written directly: Kysely's builder and
  * compiler cost more per presence batch than running it (a template node per value, each visited
- * and frozen). Typed, because PostgreSQL cannot infer the types of VALUES columns from
- * placeholders.
+ * and frozen).
  */
 class RowsStatement {
   readonly parameters: unknown[] = [];
 
   constructor(private readonly placeholder: Placeholder) {}
 
-  /** `(cast(? as varchar), cast(? as bigint), ...)` for one row, its values kept in order. */
-  row(values: [unknown, 'varchar' | 'bigint'][]): string {
-    const cells = values.map(([value, type]) => {
-      this.parameters.push(value);
-      return `cast(${this.placeholder(this.parameters.length)} as ${type})`;
+  /**
+   * `v (v_a, v_b) as (...)`: the rows as a table named `v`, columns `v_` + name, of these types.
+   * PostgreSQL gets a VALUES list with a typed placeholder per cell (it cannot infer the types of
+   * VALUES columns from placeholders). SQLite gets the rows as one JSON parameter that `json_each`
+   * reads: the text is then the same for any number of rows, so the statement stays prepared. As a
+   * VALUES list every batch had a text of its own, and preparing a 40-row presence update cost
+   * SQLite as much as running it.
+   */
+  table(v: string, columns: Column[], rows: unknown[][]): string {
+    const names = columns.map(([name]) => `v_${name}`).join(', ');
+    if (this.placeholder === questionMark) {
+      this.parameters.push(JSON.stringify(rows));
+      const cells = columns.map(([, type], i) => `cast(value ->> ${i} as ${type})`);
+      return `${v} (${names}) as (select ${cells.join(', ')} from json_each(?))`;
+    }
+    const text = rows.map((row) => {
+      const cells = row.map((value, i) => {
+        this.parameters.push(value);
+        return `cast(${this.placeholder(this.parameters.length)} as ${columns[i]![1]})`;
+      });
+      return `(${cells.join(', ')})`;
     });
-    return `(${cells.join(', ')})`;
+    return `${v} (${names}) as (values ${text.join(', ')})`;
   }
 
   compile(text: string): CompiledQuery {
@@ -151,34 +183,24 @@ function presenceUpdate(
     if (!Object.hasOwn(PRESENCE_COLUMN_TYPES, column)) throw new Error(`not a presence column`);
   }
   const guarded = first?.guard !== undefined;
-  const names = [
-    'v_id',
-    'v_company_id',
-    ...columns.map((c) => `v_${c}`),
-    ...(guarded ? ['v_guard_node', 'v_guard_at'] : []),
+  const types: Column[] = [
+    ['id', 'varchar'],
+    ['company_id', 'varchar'],
+    ...columns.map((c): Column => [c, PRESENCE_COLUMN_TYPES[c]]),
+    ...(guarded ? GUARD_COLUMNS : []),
   ];
-  const rows = changes.map((change) =>
-    statement.row([
-      [change.deviceId, 'varchar'],
-      [change.companyId, 'varchar'],
-      ...columns.map((c): [unknown, 'varchar' | 'bigint'] => [
-        change.values[c] ?? null,
-        PRESENCE_COLUMN_TYPES[c],
-      ]),
-      ...(guarded
-        ? ([
-            [change.guard?.nodeId, 'varchar'],
-            [change.guard?.connectedAt, 'bigint'],
-          ] as [unknown, 'varchar' | 'bigint'][])
-        : []),
-    ]),
-  );
+  const rows = changes.map((change) => [
+    change.deviceId,
+    change.companyId,
+    ...columns.map((c) => change.values[c] ?? null),
+    ...(guarded ? [change.guard?.nodeId, change.guard?.connectedAt] : []),
+  ]);
   const guard = guarded
     ? ` and device.node_id = ${v}.v_guard_node
         and (device.last_connect_at is null or device.last_connect_at <= ${v}.v_guard_at)`
     : '';
   return {
-    values: `${v} (${names.join(', ')}) as (values ${rows.join(', ')})`,
+    values: statement.table(v, types, rows),
     change: `update device set ${columns.map((c) => `${c} = ${v}.v_${c}`).join(', ')}
     from ${v}
     where device.id = ${v}.v_id and device.company_id = ${v}.v_company_id${guard}
@@ -192,21 +214,18 @@ function sessionInsert(
   statement: RowsStatement,
   v: string,
 ): RowsChange {
-  const rows = sessions.map((r) =>
-    statement.row([
-      [r.id, 'varchar'],
-      [r.company_id, 'varchar'],
-      [r.device_id, 'varchar'],
-      [r.connected_at, 'bigint'],
-      [r.disconnected_at, 'bigint'],
-      [r.reason, 'varchar'],
-      [r.ip, 'varchar'],
-      [r.node_id, 'varchar'],
-    ]),
-  );
+  const rows = sessions.map((r) => [
+    r.id,
+    r.company_id,
+    r.device_id,
+    r.connected_at,
+    r.disconnected_at,
+    r.reason,
+    r.ip,
+    r.node_id,
+  ]);
   return {
-    values: `${v} (v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at, v_reason,
-      v_ip, v_node_id) as (values ${rows.join(', ')})`,
+    values: statement.table(v, SESSION_COLUMNS, rows),
     change: `insert into device_session
       (id, company_id, device_id, connected_at, disconnected_at, reason, ip, node_id)
     select v_id, v_company_id, v_device_id, v_connected_at, v_disconnected_at, v_reason, v_ip,
@@ -218,15 +237,17 @@ function sessionInsert(
 
 /** Closes sessions by id, one statement for many; a session closed already stays as it was. */
 function sessionClose(closes: SessionClose[], statement: RowsStatement, v: string): RowsChange {
-  const rows = closes.map((c) =>
-    statement.row([
-      [c.id, 'varchar'],
-      [c.disconnectedAt, 'bigint'],
-      [c.reason, 'varchar'],
-    ]),
-  );
+  const rows = closes.map((c) => [c.id, c.disconnectedAt, c.reason]);
   return {
-    values: `${v} (v_id, v_at, v_reason) as (values ${rows.join(', ')})`,
+    values: statement.table(
+      v,
+      [
+        ['id', 'varchar'],
+        ['at', 'bigint'],
+        ['reason', 'varchar'],
+      ],
+      rows,
+    ),
     change: `update device_session set disconnected_at = ${v}.v_at, reason = ${v}.v_reason
     from ${v}
     where device_session.id = ${v}.v_id and device_session.disconnected_at is null`,
@@ -304,12 +325,17 @@ function loginsQuery(keys: string[], placeholder: Placeholder): CompiledQuery {
   const statement = new RowsStatement(placeholder);
   const rows = keys.map((key) => {
     const at = key.indexOf('\n');
-    return statement.row([
-      [key.slice(0, at), 'varchar'],
-      [key.slice(at + 1), 'varchar'],
-    ]);
+    return [key.slice(0, at), key.slice(at + 1)];
   });
-  return statement.compile(`with v (v_key, v_sn) as (values ${rows.join(', ')})
+  const pairs = statement.table(
+    'v',
+    [
+      ['key', 'varchar'],
+      ['sn', 'varchar'],
+    ],
+    rows,
+  );
+  return statement.compile(`with ${pairs}
     select v.v_key, v.v_sn, t.id as token_id, t.code as token_code, t.company_id, t.owner_id,
       t.enabled as token_enabled, t.auto_register, c.status as company_status,
       u.username as owner_name, u.org_code as owner_org_code,
@@ -395,8 +421,8 @@ export class GatewayRepository {
    * One transaction for a batch of presence changes (on PostgreSQL one statement, see
    * `applyPresenceAtOnce`); returns the rows as persisted (a guarded change that no longer
    * applies returns nothing). Changes that set the same columns go to the database together, as
-   * one `UPDATE ... FROM (VALUES ...)` (on SQLite per 1000 devices): preparing and running one
-   * statement per device cost more than the rest of a connect.
+   * one `UPDATE ... FROM` a table of their rows: preparing and running one statement per device
+   * cost more than the rest of a connect.
    */
   applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
     const placeholder = this.placeholder();
@@ -404,23 +430,12 @@ export class GatewayRepository {
     return this.db.transaction().execute(async (trx) => {
       const rows: LiveRow[] = [];
       for (const group of byShape(changes)) {
-        for (let i = 0; i < group.length; i += PRESENCE_ROWS_PER_STATEMENT) {
-          const part = group.slice(i, i + PRESENCE_ROWS_PER_STATEMENT);
-          const { rows: updated } = await trx.executeQuery(
-            alone(presenceUpdate, part, placeholder),
-          );
-          rows.push(...(updated as LiveRow[]));
-        }
+        const { rows: updated } = await trx.executeQuery(alone(presenceUpdate, group, placeholder));
+        rows.push(...(updated as LiveRow[]));
       }
       const { opened, closed } = sessions;
-      for (let i = 0; i < opened.length; i += SESSION_ROWS_PER_STATEMENT) {
-        const part = opened.slice(i, i + SESSION_ROWS_PER_STATEMENT);
-        await trx.executeQuery(alone(sessionInsert, part, placeholder));
-      }
-      for (let i = 0; i < closed.length; i += SESSION_ROWS_PER_STATEMENT) {
-        const part = closed.slice(i, i + SESSION_ROWS_PER_STATEMENT);
-        await trx.executeQuery(alone(sessionClose, part, placeholder));
-      }
+      if (opened.length > 0) await trx.executeQuery(alone(sessionInsert, opened, placeholder));
+      if (closed.length > 0) await trx.executeQuery(alone(sessionClose, closed, placeholder));
       return rows;
     });
   }
