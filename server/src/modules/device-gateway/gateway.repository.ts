@@ -1,8 +1,16 @@
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import type { CompiledQuery, Transaction } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 import { BatchedLookup } from '../../platform/batched-lookup.js';
+import {
+  numbered,
+  placeholderOf,
+  RowsStatement,
+  type Column,
+  type ColumnType,
+  type Placeholder,
+} from '../../platform/db/rows-statement.js';
 
 /** The columns presence changes, plus what a `device.live` message needs to route them. */
 const LIVE_COLUMNS = [
@@ -67,10 +75,6 @@ export interface SessionWrites {
 /** Devices looked up per statement by id. */
 const IDS_PER_QUERY = 500;
 
-type ColumnType = 'varchar' | 'bigint';
-/** A column of a table of rows: its name (`v_` + name in the statement) and its type. */
-type Column = [name: string, type: ColumnType];
-
 const SESSION_COLUMNS: Column[] = [
   ['id', 'varchar'],
   ['company_id', 'varchar'],
@@ -101,51 +105,6 @@ const PRESENCE_COLUMN_TYPES: Record<PresenceColumn, ColumnType> = {
   disconnect_reason: 'varchar',
   node_id: 'varchar',
 };
-
-/** How a statement names its n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
-type Placeholder = (n: number) => string;
-const questionMark: Placeholder = () => '?';
-const numbered: Placeholder = (n) => `$${n}`;
-
-/**
- * A statement of many rows of typed parameters, its text written directly: Kysely's builder and
- * compiler cost more per presence batch than running it (a template node per value, each visited
- * and frozen).
- */
-class RowsStatement {
-  readonly parameters: unknown[] = [];
-
-  constructor(private readonly placeholder: Placeholder) {}
-
-  /**
-   * `v (v_a, v_b) as (...)`: the rows as a table named `v`, columns `v_` + name, of these types.
-   * PostgreSQL gets a VALUES list with a typed placeholder per cell (it cannot infer the types of
-   * VALUES columns from placeholders). SQLite gets the rows as one JSON parameter that `json_each`
-   * reads: the text is then the same for any number of rows, so the statement stays prepared. As a
-   * VALUES list every batch had a text of its own, and preparing a 40-row presence update cost
-   * SQLite as much as running it.
-   */
-  table(v: string, columns: Column[], rows: unknown[][]): string {
-    const names = columns.map(([name]) => `v_${name}`).join(', ');
-    if (this.placeholder === questionMark) {
-      this.parameters.push(JSON.stringify(rows));
-      const cells = columns.map(([, type], i) => `cast(value ->> ${i} as ${type})`);
-      return `${v} (${names}) as (select ${cells.join(', ')} from json_each(?))`;
-    }
-    const text = rows.map((row) => {
-      const cells = row.map((value, i) => {
-        this.parameters.push(value);
-        return `cast(${this.placeholder(this.parameters.length)} as ${columns[i]![1]})`;
-      });
-      return `(${cells.join(', ')})`;
-    });
-    return `${v} (${names}) as (values ${text.join(', ')})`;
-  }
-
-  compile(text: string): CompiledQuery {
-    return CompiledQuery.raw(text, this.parameters);
-  }
-}
 
 const LIVE_RETURNING = LIVE_COLUMNS.join(', ');
 
@@ -472,12 +431,8 @@ export class GatewayRepository {
     return rows;
   }
 
-  /** The dialect's parameter syntax, as its own compiler writes the first one. */
   private placeholder(): Placeholder {
-    if (!this.placeholderOf) {
-      const isNumbered = sql`${0}`.compile(this.db).sql.startsWith('$');
-      this.placeholderOf = isNumbered ? numbered : questionMark;
-    }
+    this.placeholderOf ??= placeholderOf(this.db);
     return this.placeholderOf;
   }
 

@@ -1,0 +1,56 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { Db } from './database.js';
+
+export type ColumnType = 'varchar' | 'bigint';
+/** A column of a table of rows: its name (`v_` + name in the statement) and its type. */
+export type Column = [name: string, type: ColumnType];
+
+/** How a statement names its n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
+export type Placeholder = (n: number) => string;
+export const questionMark: Placeholder = () => '?';
+export const numbered: Placeholder = (n) => `$${n}`;
+
+/** The dialect's parameter syntax, as its own compiler writes the first one. */
+export function placeholderOf(db: Db): Placeholder {
+  return sql`${0}`.compile(db).sql.startsWith('$') ? numbered : questionMark;
+}
+
+/**
+ * A statement of many rows of typed parameters, its text written directly: Kysely's builder and
+ * compiler cost more per batch of a storm than running it (a template node per value, each
+ * visited and frozen).
+ */
+export class RowsStatement {
+  readonly parameters: unknown[] = [];
+
+  constructor(private readonly placeholder: Placeholder) {}
+
+  /**
+   * `v (v_a, v_b) as (...)`: the rows as a table named `v`, columns `v_` + name, of these types.
+   * PostgreSQL gets a VALUES list with a typed placeholder per cell (it cannot infer the types of
+   * VALUES columns from placeholders). SQLite gets the rows as one JSON parameter that `json_each`
+   * reads: the text is then the same for any number of rows, so the statement stays prepared. As a
+   * VALUES list every batch had a text of its own, and preparing a 40-row presence update cost
+   * SQLite as much as running it.
+   */
+  table(v: string, columns: Column[], rows: unknown[][]): string {
+    const names = columns.map(([name]) => `v_${name}`).join(', ');
+    if (this.placeholder === questionMark) {
+      this.parameters.push(JSON.stringify(rows));
+      const cells = columns.map(([, type], i) => `cast(value ->> ${i} as ${type})`);
+      return `${v} (${names}) as (select ${cells.join(', ')} from json_each(?))`;
+    }
+    const text = rows.map((row) => {
+      const cells = row.map((value, i) => {
+        this.parameters.push(value);
+        return `cast(${this.placeholder(this.parameters.length)} as ${columns[i]![1]})`;
+      });
+      return `(${cells.join(', ')})`;
+    });
+    return `${v} (${names}) as (values ${text.join(', ')})`;
+  }
+
+  compile(text: string): CompiledQuery {
+    return CompiledQuery.raw(text, this.parameters);
+  }
+}
