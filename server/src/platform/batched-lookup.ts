@@ -57,3 +57,60 @@ export class BatchedLookup<K, V> {
     );
   }
 }
+
+interface PendingWrite<I, V> extends Waiter<V> {
+  input: I;
+}
+
+/**
+ * The writes asked for within `waitMs` (or until `maxKeys`), done by one `write` of them all: a
+ * storm of new devices writes a row each, and one statement for the batch costs about what one
+ * for a single row did (on SQLite one commit instead of one per row; on PostgreSQL one round trip
+ * and one WAL flush). Batches are written one after another, never two at once. Unlike a lookup,
+ * a key written again while its first write waits goes into the next batch, so that each write
+ * is done with its own input, in the order they were asked.
+ */
+export class BatchedWrites<K, I, V> {
+  private waiting = new Map<K, PendingWrite<I, V>>();
+  private again: [K, PendingWrite<I, V>][] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private written: Promise<void> = Promise.resolve();
+
+  /** `write` answers the keys it wrote; a key it leaves out is answered `undefined`. */
+  constructor(
+    private readonly write: (inputs: Map<K, I>) => Promise<Map<K, V>>,
+    private readonly options: BatchedLookupOptions,
+  ) {}
+
+  put(key: K, input: I): Promise<V | undefined> {
+    return new Promise((resolve, reject) => this.enqueue(key, { input, resolve, reject }));
+  }
+
+  private enqueue(key: K, pending: PendingWrite<I, V>): void {
+    if (this.waiting.has(key)) this.again.push([key, pending]);
+    else this.waiting.set(key, pending);
+    if (this.waiting.size >= this.options.maxKeys) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.options.waitMs);
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    const inputs = new Map([...batch].map(([key, pending]) => [key, pending.input]));
+    this.written = this.written.then(() =>
+      this.write(inputs).then(
+        (written) => {
+          for (const [key, pending] of batch) pending.resolve(written.get(key));
+        },
+        (error: unknown) => {
+          for (const pending of batch.values()) pending.reject(error);
+        },
+      ),
+    );
+    const again = this.again;
+    this.again = [];
+    for (const [key, pending] of again) this.enqueue(key, pending);
+  }
+}

@@ -4,6 +4,13 @@ import type { Db } from '../../platform/db/database.js';
 import type { DeviceConfigTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { selectPage, type PageRequest } from '../../platform/db/page.js';
+import {
+  placeholderOf,
+  RowsStatement,
+  type Column,
+  type Placeholder,
+} from '../../platform/db/rows-statement.js';
+import { BatchedWrites, DEVICES_COMING_ONLINE } from '../../platform/batched-lookup.js';
 
 /** What a push needs to know of the device. */
 export interface ConfigTarget {
@@ -47,7 +54,24 @@ export interface Reported {
   at: number;
 }
 
+/** A report to write, with the company of the device that sent it. */
+interface CompanyReport {
+  companyId: string;
+  reported: Reported;
+}
+
+/** A report's columns in `writeReports`, named `v_` + name there. */
+const REPORT_COLUMNS: Column[] = [
+  ['device_id', 'varchar'],
+  ['company_id', 'varchar'],
+  ['version', 'bigint'],
+  ['json', 'varchar'],
+  ['at', 'bigint'],
+];
+
 export class DeviceConfigRepository {
+  private placeholderOf: Placeholder | undefined;
+
   constructor(private readonly db: Db) {}
 
   async target(companyId: string, deviceId: string): Promise<ConfigTarget | undefined> {
@@ -164,31 +188,62 @@ export class DeviceConfigRepository {
 
   /**
    * What the device says it runs; a device nobody configured yet gets its row here. Returns the
-   * row as written, so that announcing it needs no second read.
+   * row as written, so that announcing it needs no second read. Written in one statement with the
+   * reports of other devices that arrive together: every device reports at boot, and a storm of
+   * new devices wrote (and on SQLite committed) a row each, 100 µs of the event loop apiece.
    */
   async saveReported(companyId: string, deviceId: string, r: Reported): Promise<DeviceConfigTable> {
-    const values = { reported_json: r.configJson, reported_at: r.at };
-    const withVersion = r.version === null ? values : { ...values, reported_version: r.version };
-    return scoped(this.db, companyId)
-      .insertInto('device_config', {
-        device_id: deviceId,
-        desired_version: 0,
-        desired_json: null,
-        desired_by: null,
-        desired_at: null,
-        reported_version: r.version,
-        state: 'none',
-        error_code: null,
-        error: null,
-        sent_at: null,
-        deadline: null,
-        log_id: null,
-        campaign_id: null,
-        ...values,
-      })
-      .onConflict((oc) => oc.column('device_id').doUpdateSet(withVersion))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.reports.put(deviceId, { companyId, reported: r });
+    if (!row) throw new Error(`device ${deviceId} of company ${companyId} does not exist`);
+    return row;
+  }
+
+  private readonly reports = new BatchedWrites<string, CompanyReport, DeviceConfigTable>(
+    (reports) => this.writeReports(reports),
+    DEVICES_COMING_ONLINE,
+  );
+
+  /**
+   * Upserts the reports of devices of any company (a batch of `saveReported`), each row stamped
+   * with its own company. A device that is gone, or of another company than its report names,
+   * gets no row (and is left out of the answer).
+   */
+  private async writeReports(
+    reports: Map<string, CompanyReport>,
+  ): Promise<Map<string, DeviceConfigTable>> {
+    const statement = new RowsStatement(this.placeholder());
+    const rows = [...reports].map(([deviceId, { companyId, reported: r }]) => [
+      deviceId,
+      companyId,
+      r.version,
+      r.configJson,
+      r.at,
+    ]);
+    const values = statement.table('v', REPORT_COLUMNS, rows);
+    const { rows: written } = await this.db.executeQuery<DeviceConfigTable>(
+      statement.compile(`with ${values}
+      insert into device_config (device_id, company_id, desired_version, desired_json, desired_by,
+        desired_at, reported_version, reported_json, reported_at, state, error_code, error,
+        sent_at, deadline, log_id, campaign_id)
+      select v_device_id, v_company_id, 0, null, null, null, v_version, v_json, v_at, 'none',
+        null, null, null, null, null, null
+      from v
+      where exists (
+        select 1 from device where device.id = v.v_device_id and device.company_id = v.v_company_id
+      )
+      on conflict (device_id) do update set
+        reported_json = excluded.reported_json,
+        reported_at = excluded.reported_at,
+        reported_version = coalesce(excluded.reported_version, device_config.reported_version)
+      where device_config.company_id = excluded.company_id
+      returning *`),
+    );
+    return new Map(written.map((row) => [row.device_id, row]));
+  }
+
+  private placeholder(): Placeholder {
+    this.placeholderOf ??= placeholderOf(this.db);
+    return this.placeholderOf;
   }
 
   /** The series of these devices (of any company; the caller checks each row's company). */
