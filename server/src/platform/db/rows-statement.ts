@@ -31,14 +31,16 @@ export class RowsStatement {
    * VALUES columns from placeholders). SQLite gets the rows as one JSON parameter that `json_each`
    * reads: the text is then the same for any number of rows, so the statement stays prepared. As a
    * VALUES list every batch had a text of its own, and preparing a 40-row presence update cost
-   * SQLite as much as running it.
+   * SQLite as much as running it. `materialized`: SQLite cannot tell how many rows `json_each`
+   * gives, and a plan that joins them inside a loop over another table then reads them from a
+   * table, not by parsing the JSON again each time round.
    */
   table(v: string, columns: Column[], rows: unknown[][]): string {
     const names = columns.map(([name]) => `v_${name}`).join(', ');
     if (this.placeholder === questionMark) {
       this.parameters.push(JSON.stringify(rows));
       const cells = columns.map(([, type], i) => `cast(value ->> ${i} as ${type})`);
-      return `${v} (${names}) as (select ${cells.join(', ')} from json_each(?))`;
+      return `${v} (${names}) as materialized (select ${cells.join(', ')} from json_each(?))`;
     }
     const text = rows.map((row) => {
       const cells = row.map((value, i) => {
