@@ -58,11 +58,11 @@ describe('WAL checkpointer', () => {
     expect(last.checkpointed).toBe(last.log);
 
     // Rows written while it runs are checkpointed too, and the data reads back whole.
-    write(database, 200);
-    await expect
-      .poll(() => results.at(-1)?.checkpointed ?? 0, { timeout: 5000 })
-      .toBeGreaterThan(0);
-    expect(database.prepare('select count(*) as n from note').get()).toEqual({ n: 1800 });
+    const before = results.length;
+    write(database, 1200);
+    await expect.poll(() => results.length, { timeout: 5000 }).toBeGreaterThan(before);
+    expect(results.at(-1)!.checkpointed).toBe(results.at(-1)!.log);
+    expect(database.prepare('select count(*) as n from note').get()).toEqual({ n: 2800 });
 
     checkpointer.close();
     database.close();

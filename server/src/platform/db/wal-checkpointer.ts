@@ -10,8 +10,8 @@ import type SQLite from 'better-sqlite3';
  * of those checkpoints (bench/README.md, "The WAL checkpoints moved off the event loop").
  *
  * Here the main connection's automatic checkpoints are off, and a worker thread with a connection of
- * its own runs PASSIVE checkpoints instead: they never take the write lock, so the event loop's
- * writers go on meanwhile. The worker starts only once the WAL file has grown past what SQLite
+ * its own runs PASSIVE checkpoints instead, at the same WAL size: they never take the write lock,
+ * so the event loop's writers go on meanwhile. The worker starts only once the WAL file has grown past what SQLite
  * would have checkpointed (a database that is barely written, as in most tests, never gets one).
  * If the worker fails, the main connection checkpoints by itself again.
  */
@@ -20,7 +20,11 @@ import type SQLite from 'better-sqlite3';
 const AUTOCHECKPOINT_PAGES = 1000;
 /** How often the WAL's size is looked at before the worker runs. */
 const WATCH_MS = 1000;
-/** How often the worker checkpoints; one with nothing to copy costs a read of the WAL index. */
+/**
+ * How often the worker looks at the WAL (a read of its index); it checkpoints when as much as SQLite
+ * would have checkpointed waits, not more often: a page written again and again between two
+ * checkpoints is copied once, and each checkpoint ends with an fsync.
+ */
 export const CHECKPOINT_EVERY_MS = 250;
 
 /**
@@ -34,6 +38,8 @@ const SQLite = require(workerData.module);
 const database = new SQLite(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = 5000');
 const checkpoint = () => {
+  const [waiting] = database.pragma('wal_checkpoint(NOOP)');
+  if (waiting.log - waiting.checkpointed < workerData.pages) return;
   const [result] = database.pragma('wal_checkpoint(PASSIVE)');
   parentPort.postMessage(result);
 };
@@ -103,6 +109,7 @@ export class WalCheckpointer {
         module: createRequire(import.meta.url).resolve('better-sqlite3'),
         file: this.file,
         everyMs: CHECKPOINT_EVERY_MS,
+        pages: AUTOCHECKPOINT_PAGES,
       },
     });
     // The server's shutdown closes the database, which closes the worker: it never keeps the
