@@ -7,7 +7,7 @@ import type SQLite from 'better-sqlite3';
  * SQLite's own checkpoints run inside the commit that fills the WAL past 1000 pages: they copy the
  * WAL back into the database file and fsync both, on the thread that committed. For the server that
  * is the event loop; in a connect storm, two thirds of a presence batch's commit time was its share
- * of those checkpoints (bench/README.md, "The WAL checkpoints moved off the event loop").
+ * of those checkpoints (bench/README.md, "The database's share of a connect storm cut").
  *
  * Here the main connection's automatic checkpoints are off, and a worker thread with a connection of
  * its own runs PASSIVE checkpoints instead, at the same WAL size: they never take the write lock,
