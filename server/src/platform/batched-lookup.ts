@@ -10,6 +10,28 @@ export interface BatchedLookupOptions {
  */
 export const DEVICES_COMING_ONLINE: BatchedLookupOptions = { waitMs: 5, maxKeys: 500 };
 
+/** When a batch goes: as soon as it holds `maxKeys`, or `waitMs` after its first key. */
+class BatchWindow {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: BatchedLookupOptions,
+    private readonly flush: () => void,
+  ) {}
+
+  /** A key joined the batch, which now holds `size`. */
+  added(size: number): void {
+    if (size >= this.options.maxKeys) this.flush();
+    else this.timer ??= setTimeout(this.flush, this.options.waitMs);
+  }
+
+  /** The batch was taken: the next key starts a new wait. */
+  taken(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
 interface Waiter<V> {
   resolve: (value: V | undefined) => void;
   reject: (error: unknown) => void;
@@ -24,27 +46,27 @@ interface Waiter<V> {
  */
 export class BatchedLookup<K, V> {
   private waiting = new Map<K, Waiter<V>[]>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly window: BatchWindow;
 
   /** `fetch` answers the keys it found; a key it leaves out is answered `undefined`. */
   constructor(
     private readonly fetch: (keys: K[]) => Promise<Map<K, V>>,
-    private readonly options: BatchedLookupOptions,
-  ) {}
+    options: BatchedLookupOptions,
+  ) {
+    this.window = new BatchWindow(options, () => this.flush());
+  }
 
   get(key: K): Promise<V | undefined> {
     return new Promise((resolve, reject) => {
       const waiters = this.waiting.get(key);
       if (waiters) waiters.push({ resolve, reject });
       else this.waiting.set(key, [{ resolve, reject }]);
-      if (this.waiting.size >= this.options.maxKeys) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.waitMs);
+      this.window.added(this.waiting.size);
     });
   }
 
   private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.window.taken();
     const batch = this.waiting;
     this.waiting = new Map();
     this.fetch([...batch.keys()]).then(
@@ -73,14 +95,16 @@ interface PendingWrite<I, V> extends Waiter<V> {
 export class BatchedWrites<K, I, V> {
   private waiting = new Map<K, PendingWrite<I, V>>();
   private again: [K, PendingWrite<I, V>][] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly window: BatchWindow;
   private written: Promise<void> = Promise.resolve();
 
   /** `write` answers the keys it wrote; a key it leaves out is answered `undefined`. */
   constructor(
     private readonly write: (inputs: Map<K, I>) => Promise<Map<K, V>>,
-    private readonly options: BatchedLookupOptions,
-  ) {}
+    options: BatchedLookupOptions,
+  ) {
+    this.window = new BatchWindow(options, () => this.flush());
+  }
 
   put(key: K, input: I): Promise<V | undefined> {
     return new Promise((resolve, reject) => this.enqueue(key, { input, resolve, reject }));
@@ -89,13 +113,11 @@ export class BatchedWrites<K, I, V> {
   private enqueue(key: K, pending: PendingWrite<I, V>): void {
     if (this.waiting.has(key)) this.again.push([key, pending]);
     else this.waiting.set(key, pending);
-    if (this.waiting.size >= this.options.maxKeys) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.options.waitMs);
+    this.window.added(this.waiting.size);
   }
 
   private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.window.taken();
     const batch = this.waiting;
     this.waiting = new Map();
     const inputs = new Map([...batch].map(([key, pending]) => [key, pending.input]));
