@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import { newId } from '../platform/db/ids.js';
+import type { DeviceTable } from '../platform/db/schema.js';
 import { sha256 } from '../platform/auth/tokens.js';
 import type { TestContext } from './app.js';
 import type { TokenCredential } from './mqtt-devices.js';
@@ -34,4 +36,63 @@ export async function companyWithToken(
     })
     .execute();
   return { companyId, token };
+}
+
+/** Whose a device is: its company, the token it connects with and that token's owner. */
+export interface DeviceOwner {
+  companyId: string;
+  tokenId: string;
+  ownerId: string;
+}
+
+/** The company's (first) token and its owner. */
+export async function tokenOwner(
+  t: Pick<TestContext, 'db'>,
+  companyId: string,
+): Promise<DeviceOwner> {
+  const token = await t.db
+    .selectFrom('device_token')
+    .select(['id', 'owner_id'])
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return { companyId, tokenId: token.id, ownerId: token.owner_id };
+}
+
+/** A device row, written directly (no registration, no MQTT); offline, R40 unless `fields` say. */
+export async function insertDevice(
+  t: Pick<TestContext, 'db' | 'clock'>,
+  owner: DeviceOwner,
+  fields: Partial<Insertable<DeviceTable>> = {},
+): Promise<string> {
+  const id = newId();
+  await t.db
+    .insertInto('device')
+    .values({
+      id,
+      company_id: owner.companyId,
+      token_id: owner.tokenId,
+      sn: `TD${newId().slice(0, 10)}`,
+      name: 'test device',
+      series: 'R40',
+      model: null,
+      version: null,
+      group_id: null,
+      owner_id: owner.ownerId,
+      sys_org_code: null,
+      enabled: 1,
+      remark: null,
+      location: null,
+      status: 'offline',
+      ip: null,
+      last_seen_at: null,
+      last_connect_at: null,
+      last_disconnect_at: null,
+      disconnect_reason: null,
+      create_by: null,
+      create_time: t.clock.now,
+      update_time: null,
+      ...fields,
+    })
+    .execute();
+  return id;
 }

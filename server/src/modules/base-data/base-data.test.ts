@@ -6,6 +6,7 @@ import { xlsxBuffer } from '../../platform/sheet/sheet-writer.js';
 import { createTestApp, fieldText, type TestContext } from '../../test/app.js';
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import { client, importForm, type Client } from '../../test/devices.js';
+import { insertDevice } from '../../test/company-devices.js';
 
 const ENTITIES = ['goods', 'location', 'vendor'] as const;
 const ALL_PERMS = [
@@ -63,39 +64,17 @@ describe('base data: goods, locations, vendors', () => {
     owner: Company,
     refs: { goodsId?: string; locationId?: string; vendorId?: string },
   ): Promise<string> {
-    const id = newId();
-    await t.db
-      .insertInto('device')
-      .values({
-        id,
-        company_id: owner.companyId,
-        token_id: owner.tokenId,
+    return insertDevice(
+      t,
+      { companyId: owner.companyId, tokenId: owner.tokenId, ownerId: owner.userId },
+      {
         sn: `BD${newId().slice(0, 10)}`,
         name: 'base data device',
-        series: 'R40',
-        model: null,
-        version: null,
-        group_id: null,
-        owner_id: owner.userId,
-        sys_org_code: null,
-        enabled: 1,
-        remark: null,
-        location: null,
-        status: 'offline',
-        ip: null,
-        last_seen_at: null,
-        last_connect_at: null,
-        last_disconnect_at: null,
-        disconnect_reason: null,
-        create_by: null,
-        create_time: t.clock.now,
-        update_time: null,
         goods_id: refs.goodsId ?? null,
         location_id: refs.locationId ?? null,
         vendor_id: refs.vendorId ?? null,
-      })
-      .execute();
-    return id;
+      },
+    );
   }
 
   const upload = (

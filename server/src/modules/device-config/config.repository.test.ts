@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/db/ids.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { companyWithToken } from '../../test/company-devices.js';
+import { companyWithToken, insertDevice, tokenOwner } from '../../test/company-devices.js';
 import { DeviceConfigRepository } from './config.repository.js';
 
 describe('boot reports written together', () => {
@@ -14,49 +14,12 @@ describe('boot reports written together', () => {
   });
   afterAll(() => t.close());
 
-  async function device(companyId: string): Promise<string> {
-    const { token_id: tokenId, owner_id: ownerId } = await t.db
-      .selectFrom('device_token')
-      .select(['id as token_id', 'owner_id'])
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    const id = newId();
-    await t.db
-      .insertInto('device')
-      .values({
-        id,
-        company_id: companyId,
-        token_id: tokenId,
-        sn: `RP${newId().slice(0, 10)}`,
-        name: 'reporting device',
-        series: 'R40',
-        model: null,
-        version: null,
-        group_id: null,
-        owner_id: ownerId,
-        sys_org_code: null,
-        enabled: 1,
-        remark: null,
-        location: null,
-        status: 'online',
-        ip: null,
-        last_seen_at: null,
-        last_connect_at: null,
-        last_disconnect_at: null,
-        disconnect_reason: null,
-        create_by: null,
-        create_time: t.clock.now,
-        update_time: null,
-        location_id: null,
-      })
-      .execute();
-    return id;
-  }
-
   it('keeps each report to its own device and company; one that cannot be written fails alone', async () => {
     const { companyId: ours } = await companyWithToken(t, 'rpa');
     const { companyId: theirs } = await companyWithToken(t, 'rpb');
-    const [fresh, known, other] = [await device(ours), await device(ours), await device(theirs)];
+    const fresh = await insertDevice(t, await tokenOwner(t, ours));
+    const known = await insertDevice(t, await tokenOwner(t, ours));
+    const other = await insertDevice(t, await tokenOwner(t, theirs));
     await repository.saveReported(ours, known, { version: 5, configJson: '{"a":1}', at: 1 });
 
     const report = (json: string) => ({ version: 7, configJson: json, at: 2 });

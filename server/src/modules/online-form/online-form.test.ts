@@ -9,7 +9,7 @@ import {
   fieldText,
   type TestContext,
 } from '../../test/app.js';
-import { companyWithToken } from '../../test/company-devices.js';
+import { companyWithToken, insertDevice } from '../../test/company-devices.js';
 import { createCompanyAdmin, createRole } from '../../test/company-admin.js';
 import { importForm } from '../../test/devices.js';
 
@@ -118,36 +118,11 @@ describe('online forms', () => {
       .select(['id', 'owner_id'])
       .where('code', '=', token.code)
       .executeTakeFirstOrThrow();
-    const id = newId();
-    await t.db
-      .insertInto('device')
-      .values({
-        id,
-        company_id: companyId,
-        token_id: tokenRow.id,
-        sn,
-        name: `Device ${sn}`,
-        series: 'R40',
-        model: null,
-        version: null,
-        group_id: null,
-        owner_id: tokenRow.owner_id,
-        sys_org_code: null,
-        enabled: 1,
-        remark: null,
-        location: null,
-        status: 'offline',
-        ip: null,
-        last_seen_at: null,
-        last_connect_at: null,
-        last_disconnect_at: null,
-        disconnect_reason: null,
-        create_by: null,
-        create_time: t.clock.now,
-        update_time: null,
-      })
-      .execute();
-    return id;
+    return insertDevice(
+      t,
+      { companyId, tokenId: tokenRow.id, ownerId: tokenRow.owner_id },
+      { sn, name: `Device ${sn}` },
+    );
   };
 
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import { ADMIN_PASSWORD, createTestApp, fieldText, type TestContext } from '../.
 import { createCompanyAdmin } from '../../test/company-admin.js';
 import { client, type Client } from '../../test/devices.js';
 import { allowImages, siteHealth, tileSource } from './site-map.rules.js';
+import { insertDevice } from '../../test/company-devices.js';
 
 const VIEW = ['base:sites:view', 'device:list'];
 
@@ -91,37 +92,18 @@ describe('sites on a map', () => {
     status: 'online' | 'offline',
     extra: { series?: string; groupId?: string } = {},
   ): Promise<string> {
-    const id = newId();
-    await t.db
-      .insertInto('device')
-      .values({
-        id,
-        company_id: owner.companyId,
-        token_id: owner.tokenId,
+    return insertDevice(
+      t,
+      { companyId: owner.companyId, tokenId: owner.tokenId, ownerId: owner.userId },
+      {
         sn: `SM${newId().slice(0, 10)}`,
         name: 'map device',
         series: extra.series ?? 'R40',
-        model: null,
-        version: null,
         group_id: extra.groupId ?? null,
-        owner_id: owner.userId,
-        sys_org_code: null,
-        enabled: 1,
-        remark: null,
-        location: null,
         status,
-        ip: null,
-        last_seen_at: null,
-        last_connect_at: null,
-        last_disconnect_at: null,
-        disconnect_reason: null,
-        create_by: null,
-        create_time: t.clock.now,
-        update_time: null,
         location_id: locationId,
-      })
-      .execute();
-    return id;
+      },
+    );
   }
 
   /** An alarm of the device, as the alarm engine stores one (no rule: a rule deleted since). */
