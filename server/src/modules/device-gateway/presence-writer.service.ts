@@ -277,25 +277,10 @@ export class PresenceWriter {
         return;
       }
       await this.publish(rows);
-      if (!this.hasPending()) return;
-      // Less than a full batch gathers for the interval again. Written as soon as one write ended,
-      // a connect storm's batches held what arrived during one write (40 devices), and per device
-      // a commit of 40 cost SQLite three times what a commit of 400 does.
-      if (!this.backlog()) {
-        this.schedule(this.options.intervalMs);
-        return;
-      }
-      // A backlog's next batch after the event loop's next turn: on SQLite a batch never waits
-      // for I/O, and a backlog of last-seen times written back to back held up everything else.
-      await nextTurn();
+      // The next batch after the event loop's next turn: on SQLite a batch never waits for I/O,
+      // and a backlog of last-seen times written back to back held up everything else.
+      if (this.hasPending()) await nextTurn();
     }
-  }
-
-  /** Whether a full batch waits: of changes and sessions, or of last-seen times alone. */
-  private backlog(): boolean {
-    const { maxBatch, seenBatch } = this.options;
-    if (!this.hasChanges()) return this.seenDue.size >= seenBatch;
-    return Math.max(this.pending.size, this.opened.size, this.closing.size) >= maxBatch;
   }
 }
 

@@ -150,26 +150,4 @@ describe('PresenceWriter', () => {
     expect(batchesAtNextTurn).toBe(1);
     expect(repository.batches).toHaveLength(4);
   });
-
-  it('gathers a steady stream of changes for the interval, not only while a batch is written', async () => {
-    const repository = new FakeRepository();
-    repository.writeMs = 10;
-    const presence = new PresenceWriter(
-      repository as unknown as GatewayRepository,
-      new MemoryBus(),
-      () => 0,
-      pino({ level: 'silent' }),
-      { intervalMs: 100, maxBatch: 1000, seenBatch: 1000, seenIntervalMs: 60_000 },
-    );
-    // A connect storm: a device every 2 ms for 600 ms.
-    for (let i = 0; i < 300; i++) {
-      presence.write({ deviceId: `d${i}`, companyId: 'c', values: { status: 'online' } });
-      await sleep(2);
-    }
-    await presence.flush();
-    const sizes = repository.batches.map((b) => b.changes.length);
-    expect(sizes.reduce((a, b) => a + b, 0)).toBe(300);
-    // Written back to back, each batch held what arrived during one write: 56 batches of five.
-    expect(sizes.length).toBeLessThanOrEqual(8);
-  });
 });
