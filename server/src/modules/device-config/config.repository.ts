@@ -4,12 +4,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { DeviceConfigTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { selectPage, type PageRequest } from '../../platform/db/page.js';
-import {
-  placeholderOf,
-  RowsStatement,
-  type Column,
-  type Placeholder,
-} from '../../platform/db/rows-statement.js';
+import { placeholderOf, RowsStatement, type Column } from '../../platform/db/rows-statement.js';
 import { BatchedWrites, DEVICES_COMING_ONLINE } from '../../platform/batched-lookup.js';
 
 /** What a push needs to know of the device. */
@@ -70,8 +65,6 @@ const REPORT_COLUMNS: Column[] = [
 ];
 
 export class DeviceConfigRepository {
-  private placeholderOf: Placeholder | undefined;
-
   constructor(private readonly db: Db) {}
 
   async target(companyId: string, deviceId: string): Promise<ConfigTarget | undefined> {
@@ -211,7 +204,7 @@ export class DeviceConfigRepository {
   private async writeReports(
     reports: Map<string, CompanyReport>,
   ): Promise<Map<string, DeviceConfigTable>> {
-    const statement = new RowsStatement(this.placeholder());
+    const statement = new RowsStatement(placeholderOf(this.db));
     const rows = [...reports].map(([deviceId, { companyId, reported: r }]) => [
       deviceId,
       companyId,
@@ -239,11 +232,6 @@ export class DeviceConfigRepository {
       returning *`),
     );
     return new Map(written.map((row) => [row.device_id, row]));
-  }
-
-  private placeholder(): Placeholder {
-    this.placeholderOf ??= placeholderOf(this.db);
-    return this.placeholderOf;
   }
 
   /** The series of these devices (of any company; the caller checks each row's company). */

@@ -332,7 +332,6 @@ function loginsQuery(keys: string[], placeholder: Placeholder): CompiledQuery {
 }
 
 export class GatewayRepository {
-  private placeholderOf: Placeholder | undefined;
   /**
    * A connect storm's logins, looked up together: on PostgreSQL one statement per login took one
    * pool connection each, and hundreds waiting for the pool timed out (valid devices refused).
@@ -340,7 +339,7 @@ export class GatewayRepository {
   private readonly logins = new BatchedLookup<string, LoginRow>(
     async (keys) => {
       const { rows } = await this.db.executeQuery<LoginRow & { v_key: string; v_sn: string }>(
-        loginsQuery(keys, this.placeholder()),
+        loginsQuery(keys, placeholderOf(this.db)),
       );
       return new Map(rows.map((row) => [loginKey(row.v_key, row.v_sn), row]));
     },
@@ -409,7 +408,7 @@ export class GatewayRepository {
    * cost more than the rest of a connect.
    */
   applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
-    const placeholder = this.placeholder();
+    const placeholder = placeholderOf(this.db);
     if (placeholder === numbered) return this.applyPresenceAtOnce(changes, sessions);
     const statements = presenceStatements(changes, sessions, placeholder);
     return this.db.transaction().execute(async (trx) => {
@@ -452,11 +451,6 @@ export class GatewayRepository {
       statement.compile(`with ${ctes.join(', ')} ${live}`),
     );
     return rows;
-  }
-
-  private placeholder(): Placeholder {
-    this.placeholderOf ??= placeholderOf(this.db);
-    return this.placeholderOf;
   }
 
   /**

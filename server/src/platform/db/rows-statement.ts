@@ -10,9 +10,16 @@ export type Placeholder = (n: number) => string;
 export const questionMark: Placeholder = () => '?';
 export const numbered: Placeholder = (n) => `$${n}`;
 
-/** The dialect's parameter syntax, as its own compiler writes the first one. */
+const placeholders = new WeakMap<Db, Placeholder>();
+
+/** The dialect's parameter syntax, as its own compiler writes the first one (once per handle). */
 export function placeholderOf(db: Db): Placeholder {
-  return sql`${0}`.compile(db).sql.startsWith('$') ? numbered : questionMark;
+  let placeholder = placeholders.get(db);
+  if (!placeholder) {
+    placeholder = sql`${0}`.compile(db).sql.startsWith('$') ? numbered : questionMark;
+    placeholders.set(db, placeholder);
+  }
+  return placeholder;
 }
 
 /**
