@@ -9,11 +9,11 @@ import type SQLite from 'better-sqlite3';
  * is the event loop; in a connect storm, two thirds of a presence batch's commit time was its share
  * of those checkpoints (bench/README.md, "The database's share of a connect storm cut").
  *
- * Here the main connection's automatic checkpoints are off, and a worker thread with a connection of
- * its own runs PASSIVE checkpoints instead, at the same WAL size: they never take the write lock,
- * so the event loop's writers go on meanwhile. The worker starts only once the WAL file has grown past what SQLite
- * would have checkpointed (a database that is barely written, as in most tests, never gets one).
- * If the worker fails, the main connection checkpoints by itself again.
+ * Here the main connection's automatic checkpoints are off, and a worker thread with a connection
+ * of its own runs PASSIVE checkpoints instead, at the same WAL size: they never take the write
+ * lock, so the event loop's writers go on meanwhile. The worker starts only once the WAL file has
+ * grown past what SQLite would have checkpointed (a database that is barely written, as in most
+ * tests, never gets one). If the worker fails, the main connection checkpoints by itself again.
  */
 
 /** SQLite's default `wal_autocheckpoint`, in pages: the WAL size a checkpoint is due at. */
@@ -73,6 +73,8 @@ export class WalCheckpointer {
   private worker: Worker | undefined;
   private readonly watch: NodeJS.Timeout;
   private closed = false;
+  /** The WAL size at which SQLite would have checkpointed. */
+  private readonly dueBytes: number;
 
   constructor(
     private readonly database: SQLite.Database,
@@ -80,6 +82,8 @@ export class WalCheckpointer {
     private readonly events: WalCheckpointerEvents = {},
   ) {
     database.pragma('wal_autocheckpoint = 0');
+    this.dueBytes =
+      AUTOCHECKPOINT_PAGES * (database.pragma('page_size', { simple: true }) as number);
     this.watch = setInterval(() => this.startWhenDue(), WATCH_MS);
     this.watch.unref();
   }
@@ -96,8 +100,7 @@ export class WalCheckpointer {
   }
 
   private startWhenDue(): void {
-    const pageSize = this.database.pragma('page_size', { simple: true }) as number;
-    if (walBytes(this.file) < AUTOCHECKPOINT_PAGES * pageSize) return;
+    if (walBytes(this.file) < this.dueBytes) return;
     clearInterval(this.watch);
     this.start();
   }
