@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
 import { newId } from '../platform/db/ids.js';
 import type { DeviceTable } from '../platform/db/schema.js';
+import { newDeviceRow } from '../modules/device/device.service.js';
 import { sha256 } from '../platform/auth/tokens.js';
 import type { TestContext } from './app.js';
 import type { TokenCredential } from './mqtt-devices.js';
@@ -58,41 +58,34 @@ export async function tokenOwner(
   return { companyId, tokenId: token.id, ownerId: token.owner_id };
 }
 
-/** A device row, written directly (no registration, no MQTT); offline, R40 unless `fields` say. */
+/**
+ * A device row, written directly (no registration, no MQTT): a new device's defaults
+ * (`newDeviceRow`, offline) as an R40 of the owner's token, with `fields` over them.
+ */
 export async function insertDevice(
   t: Pick<TestContext, 'db' | 'clock'>,
   owner: DeviceOwner,
-  fields: Partial<Insertable<DeviceTable>> = {},
+  fields: Partial<DeviceTable> = {},
 ): Promise<string> {
-  const id = newId();
-  await t.db
-    .insertInto('device')
-    .values({
-      id,
+  const row = {
+    ...newDeviceRow({
       company_id: owner.companyId,
       token_id: owner.tokenId,
+      owner_id: owner.ownerId,
+      sys_org_code: null,
+      create_by: null,
+      create_time: t.clock.now,
       sn: `TD${newId().slice(0, 10)}`,
       name: 'test device',
       series: 'R40',
       model: null,
       version: null,
       group_id: null,
-      owner_id: owner.ownerId,
-      sys_org_code: null,
-      enabled: 1,
       remark: null,
       location: null,
-      status: 'offline',
-      ip: null,
-      last_seen_at: null,
-      last_connect_at: null,
-      last_disconnect_at: null,
-      disconnect_reason: null,
-      create_by: null,
-      create_time: t.clock.now,
-      update_time: null,
-      ...fields,
-    })
-    .execute();
-  return id;
+    }),
+    ...fields,
+  };
+  await t.db.insertInto('device').values(row).execute();
+  return row.id;
 }
