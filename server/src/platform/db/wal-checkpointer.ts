@@ -28,12 +28,26 @@ const WATCH_MS = 1000;
 export const CHECKPOINT_EVERY_MS = 250;
 
 /**
+ * How long closing waits for the worker to close its connection: its longest step is one
+ * checkpoint, which is never more than a WAL's worth of pages.
+ */
+const CLOSE_WAIT_MS = 10_000;
+
+/**
  * Runs in the worker (as a script: tests run the TypeScript sources, where a worker file would
  * need a loader). Opens the database, checkpoints on a timer and reports each result; closes on
- * the main thread's "close". Its errors end the worker, which the main thread sees.
+ * the main thread's "close". Its errors end the worker, which the main thread sees. Once its
+ * connection is closed, or it exits any other way, it sets the shared "closed" flag the main
+ * thread's close waits on.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const closed = new Int32Array(workerData.closed);
+const signalClosed = () => {
+  Atomics.store(closed, 0, 1);
+  Atomics.notify(closed, 0);
+};
+process.on('exit', signalClosed);
 const SQLite = require(workerData.module);
 const database = new SQLite(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = 5000');
@@ -49,6 +63,7 @@ parentPort.on('message', (message) => {
   if (message !== 'close') return;
   clearInterval(timer);
   database.close();
+  signalClosed();
   parentPort.close();
 });
 `;
@@ -73,6 +88,8 @@ export class WalCheckpointer {
   private worker: Worker | undefined;
   private readonly watch: NodeJS.Timeout;
   private closed = false;
+  /** Set to 1 by the worker once its connection is closed (see WORKER_SOURCE). */
+  private readonly workerClosed = new Int32Array(new SharedArrayBuffer(4));
   /** The WAL size at which SQLite would have checkpointed. */
   private readonly dueBytes: number;
 
@@ -93,10 +110,19 @@ export class WalCheckpointer {
     return this.worker !== undefined;
   }
 
+  /**
+   * Stops the worker and waits, blocking, until its connection is closed. Kysely closes the
+   * database synchronously, and whoever closes it may remove the file right after (tests remove
+   * their directory): a worker still opening or checkpointing would write the WAL files back.
+   * Closing the worker first also makes the main connection the last one, which checkpoints what
+   * is left and removes the WAL as SQLite does on its own.
+   */
   close(): void {
     this.closed = true;
     clearInterval(this.watch);
-    this.worker?.postMessage('close');
+    if (!this.worker) return;
+    this.worker.postMessage('close');
+    Atomics.wait(this.workerClosed, 0, 0, CLOSE_WAIT_MS);
   }
 
   private startWhenDue(): void {
@@ -113,6 +139,7 @@ export class WalCheckpointer {
         file: this.file,
         everyMs: CHECKPOINT_EVERY_MS,
         pages: AUTOCHECKPOINT_PAGES,
+        closed: this.workerClosed.buffer,
       },
     });
     // The server's shutdown closes the database, which closes the worker: it never keeps the
