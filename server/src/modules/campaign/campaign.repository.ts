@@ -10,6 +10,7 @@ import type { DataRuleFilter } from '../../platform/auth/data-rules.js';
 import type { Db, Dialect } from '../../platform/db/database.js';
 import { dataRuleWhere } from '../../platform/db/data-rule-sql.js';
 import { containing } from '../../platform/db/like.js';
+import { inIds } from '../../platform/db/rows-statement.js';
 import type { CampaignDeviceTable, CampaignTable, Database } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { DEVICE_RULE_COLUMNS } from '../device/stats-columns.rules.js';
@@ -472,7 +473,7 @@ export class CampaignRepository {
         'campaign.state as campaign_state',
         'campaign.firmware_id',
       ])
-      .where('campaign_device.device_id', 'in', deviceIds)
+      .where(inIds(this.db, 'campaign_device.device_id', deviceIds))
       .where('campaign_device.state', 'in', OPEN_STATES)
       .where('campaign.state', 'in', ['running', 'paused'])
       .execute();

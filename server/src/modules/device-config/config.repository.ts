@@ -4,7 +4,12 @@ import type { Db } from '../../platform/db/database.js';
 import type { DeviceConfigTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { selectPage, type PageRequest } from '../../platform/db/page.js';
-import { placeholderOf, RowsStatement, type Column } from '../../platform/db/rows-statement.js';
+import {
+  inIds,
+  placeholderOf,
+  RowsStatement,
+  type Column,
+} from '../../platform/db/rows-statement.js';
 import { BatchedWrites, DEVICES_COMING_ONLINE } from '../../platform/batched-lookup.js';
 
 /** What a push needs to know of the device. */
@@ -239,7 +244,7 @@ export class DeviceConfigRepository {
     return this.db
       .selectFrom('device')
       .select(['id', 'company_id', 'series'])
-      .where('id', 'in', deviceIds)
+      .where(inIds(this.db, 'id', deviceIds))
       .execute();
   }
 
@@ -279,7 +284,7 @@ export class DeviceConfigRepository {
     return this.db
       .selectFrom('device_config')
       .selectAll()
-      .where('device_id', 'in', deviceIds)
+      .where(inIds(this.db, 'device_id', deviceIds))
       .execute();
   }
 

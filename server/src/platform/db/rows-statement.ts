@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
 
 export type ColumnType = 'varchar' | 'bigint';
@@ -20,6 +20,16 @@ export function placeholderOf(db: Db): Placeholder {
     placeholders.set(db, placeholder);
   }
   return placeholder;
+}
+
+/**
+ * `column in (ids)` with a text that is the same for any number of ids: one JSON array read by
+ * `json_each` on SQLite, one array parameter on PostgreSQL. Kysely's `in` writes a placeholder
+ * per id, so every batch size was a statement of its own to compile and for SQLite to prepare.
+ */
+export function inIds(db: Db, column: string, ids: readonly string[]): RawBuilder<boolean> {
+  if (placeholderOf(db) === numbered) return sql<boolean>`${sql.ref(column)} = any(${ids})`;
+  return sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
 /**
