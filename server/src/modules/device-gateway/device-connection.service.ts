@@ -69,6 +69,8 @@ export class DeviceSession implements MqttSession, DeviceRef {
   /** The id of this connection's row in the connection history. */
   readonly connectionId = newId();
   aclViolations = 0;
+  /** The last-seen time last given to the presence writer for this connection. */
+  seenGivenAt = 0;
   /**
    * The topic of most of its messages: one string comparison admits and routes them, instead of
    * parsing the topic twice (the ACL, then the router) at tens of thousands of messages a second.

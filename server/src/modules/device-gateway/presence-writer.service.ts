@@ -118,6 +118,11 @@ export class PresenceWriter {
     this.schedule(this.options.intervalMs);
   }
 
+  /** How far behind a device's last-seen time may be shown (see `seenIntervalMs`). */
+  get seenIntervalMs(): number {
+    return this.options.seenIntervalMs;
+  }
+
   /** A message from the device: its last-seen time joins the next batch after the interval. */
   seen(deviceId: string, companyId: string, at: number): void {
     this.seenPending.set(deviceId, { companyId, at });

@@ -140,6 +140,7 @@ export class DevicePresence {
         node_id: nodeId,
       },
     });
+    session.seenGivenAt = session.connectedAt;
     this.writer.sessionOpened({
       id: session.connectionId,
       company_id: session.companyId,
@@ -222,6 +223,7 @@ export class DevicePresence {
     if (payload.online) {
       if (message.will) return;
       values = { status: 'online', series: payload.series, last_seen_at: now };
+      device.seenGivenAt = now;
       if (payload.model !== undefined) values.model = payload.model;
       if (payload.fw !== undefined) values.version = payload.fw;
       if (payload.ip !== undefined) values.ip = payload.ip;
@@ -250,8 +252,15 @@ export class DevicePresence {
     this.writer.write({ deviceId: device.id, companyId: device.companyId, values });
   }
 
-  /** Any other valid uplink: the device's last-seen time joins a later batch. */
+  /**
+   * Any other valid uplink: the device's last-seen time joins a later batch, unless a time given
+   * for this connection less than the writer's interval ago stands for it. The row is then behind
+   * by less than that interval, which is as far behind as the writer shows any device anyway;
+   * a connect storm's boot reports wrote every device's row a second time without it.
+   */
   seen(device: DeviceSession, now: number): void {
+    if (now - device.seenGivenAt < this.writer.seenIntervalMs) return;
+    device.seenGivenAt = now;
     this.writer.seen(device.id, device.companyId, now);
   }
 

@@ -29,6 +29,7 @@ import {
   type TokenCredential,
 } from '../../test/mqtt-devices.js';
 import { RemoteDevice } from '../../test/remote-device.js';
+import { DEFAULT_PRESENCE_OPTIONS } from './presence-writer.service.js';
 
 const MINUTE = 60_000;
 
@@ -334,7 +335,7 @@ describe('device presence: last seen', () => {
   });
   afterAll(() => t.close());
 
-  it('follows telemetry within a few seconds', async () => {
+  it('follows telemetry within a few seconds, and writes no time closer than that to the last', async () => {
     const token = credentialOf(await admin.ok('POST', '/device/token/add', { name: 'Seen' }));
     const sn = uniqueSn('SEEN');
     const connection = await connectDevice(
@@ -342,17 +343,26 @@ describe('device presence: last seen', () => {
       sn,
       token,
     );
+    const telemetry = () =>
+      connection.publishAsync(
+        upTopic(deviceAddress(token.code, sn), 'telemetry'),
+        '{"values":{"signal":-60}}',
+        { qos: 1 },
+      );
     try {
-      await expectDevice(admin, sn, { lastSeenAt: new Date(t.clock.now).toISOString() });
+      const connectedAt = new Date(t.clock.now).toISOString();
+      await expectDevice(admin, sn, { lastSeenAt: connectedAt });
+      // A second after the connect: the connect's time stands for it (the row is as far behind
+      // as the writer's interval allows), and the row is not written again for it.
+      t.clock.advance(1000);
+      await telemetry();
+      await new Promise((resolve) =>
+        setTimeout(resolve, DEFAULT_PRESENCE_OPTIONS.seenIntervalMs + 500),
+      );
+      await expectDevice(admin, sn, { lastSeenAt: connectedAt });
       for (const seconds of [20, 45]) {
         t.clock.advance(seconds * 1000);
-        await connection.publishAsync(
-          upTopic(deviceAddress(token.code, sn), 'telemetry'),
-          '{"values":{"signal":-60}}',
-          {
-            qos: 1,
-          },
-        );
+        await telemetry();
         await expectDevice(admin, sn, { lastSeenAt: new Date(t.clock.now).toISOString() }, 4000);
       }
     } finally {
