@@ -41,14 +41,16 @@ interface Pending {
 
 /**
  * Registers unknown SNs in batches: one query per token for the SNs it already holds and one for
- * the SNs an operator removed from it (which are refused), one multi-row insert, one write of the
- * device log, for up to 500 devices at a time. A fleet connecting for the first time would
+ * the SNs an operator removed from it (which are refused), one multi-row insert, and, once the
+ * devices have their answer, one write of the device log, for up to 500 devices at a time. A fleet connecting for the first time would
  * otherwise cost four statements per device. An SN is unique per token only (another token's
  * device with the same SN is another device); one registered by another node in the meantime is
  * caught by the unique index and the batch retried device by device.
  */
 export class AutoRegistration {
   private queue: Pending[] = [];
+  /** Device log entries of registrations done, written after their devices were answered. */
+  private unlogged: DeviceLogEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
@@ -82,6 +84,19 @@ export class AutoRegistration {
       } catch (error) {
         for (const p of batch) p.reject(error);
       }
+      await this.writeLogs();
+    }
+  }
+
+  /** After the devices had their answer: their CONNACK does not wait for the log. */
+  private async writeLogs(): Promise<void> {
+    const logs = this.unlogged;
+    if (logs.length === 0) return;
+    this.unlogged = [];
+    try {
+      await this.deviceLogs.writeMany(logs);
+    } catch (error) {
+      this.log.error({ err: error }, 'auto-registration not logged');
     }
   }
 
@@ -98,12 +113,13 @@ export class AutoRegistration {
     }
     for (const [tokenId, set] of snsByToken) {
       const sns = [...set];
-      for (const d of await this.repository.devicesOfToken(tokenId, sns)) {
-        holders.set(tagOf(tokenId, d.sn), d.id);
-      }
-      for (const sn of await this.repository.removedSns(tokenId, sns)) {
-        removed.add(tagOf(tokenId, sn));
-      }
+      // Asked together: the database answers both before this thread sees either answer.
+      const [devices, removedOfToken] = await Promise.all([
+        this.repository.devicesOfToken(tokenId, sns),
+        this.repository.removedSns(tokenId, sns),
+      ]);
+      for (const d of devices) holders.set(tagOf(tokenId, d.sn), d.id);
+      for (const sn of removedOfToken) removed.add(tagOf(tokenId, sn));
     }
     const now = this.clock();
     const rows: DeviceTable[] = [];
@@ -141,11 +157,7 @@ export class AutoRegistration {
       return single;
     }
     this.log.info({ devices: rows.length }, 'MQTT devices auto-registered');
-    try {
-      await this.deviceLogs.writeMany(logs);
-    } catch (error) {
-      this.log.error({ err: error }, 'auto-registration not logged');
-    }
+    this.unlogged.push(...logs);
     return outcomes;
   }
 }

@@ -7,6 +7,7 @@ import {
   numbered,
   placeholderOf,
   RowsStatement,
+  inIds,
   type Column,
   type ColumnType,
   type Placeholder,
@@ -384,7 +385,7 @@ export class GatewayRepository {
       .selectFrom('device')
       .select(['id', 'sn'])
       .where('token_id', '=', tokenId)
-      .where('sn', 'in', sns)
+      .where(inIds(this.db, 'sn', sns))
       .execute();
   }
 
@@ -503,7 +504,7 @@ export class GatewayRepository {
       .selectFrom('device_removed_sn')
       .select('sn')
       .where('token_id', '=', tokenId)
-      .where('sn', 'in', sns)
+      .where(inIds(this.db, 'sn', sns))
       .execute();
     return new Set(rows.map((r) => r.sn));
   }
