@@ -328,7 +328,9 @@ describe('personal API keys', () => {
     expect(row).toMatchObject({ username: 'worker', company_id: companyA, method: 'GET' });
     const logs = await t.app.inject({
       method: 'GET',
-      url: '/api/sys/log/list?logType=2&pageSize=100',
+      // Found by the key's name: among all of the company's log rows, which share the test clock's
+      // time, the newest are not the first by any order.
+      url: '/api/sys/log/list?logType=2&pageSize=100&keyWord=nightly-sync',
       headers: authHeaders(bossA, { 'accept-language': 'en-US' }),
     });
     const contents = (logs.json().result.records as { logContent: string; username: string }[])
