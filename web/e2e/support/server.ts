@@ -51,6 +51,9 @@ export interface StartOptions {
   broker?: boolean;
 }
 
+/** The flags `npm start` gives node (package.json; docs/operations.md says why). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 /**
  * Starts the built server (`server/dist/main.js`, serving `web/dist`) as `npm start` would, on a
  * free port with its own data directory, so browser tests and benchmarks exercise the real process.
@@ -68,7 +71,7 @@ export async function startServer(
     env.MQTT_PORT !== undefined ? Number(env.MQTT_PORT) : options.broker ? await freePort() : 0;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'blrms-'));
   const adminPassword = env.ADMIN_PASSWORD ?? 'Blrms-e2e-2026';
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
