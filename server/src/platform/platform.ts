@@ -55,6 +55,8 @@ export async function createPlatform(
     createDatabase(databaseTarget(config), {
       idleError: (error) => app.log.warn({ err: error }, 'idle database connection lost'),
       connected: () => outage.available(),
+      checkpointerFailed: (error) =>
+        app.log.error({ err: error }, 'SQLite WAL checkpointer failed; checkpointing in-line'),
     });
   outage.reportTo(app.log);
   const { db } = database;

@@ -1,5 +1,5 @@
-import { sql, type CompiledQuery, type Transaction } from 'kysely';
-import { transactionOf, type Db, type Dialect } from '../../platform/db/database.js';
+import { sql, type Transaction } from 'kysely';
+import type { Db, Dialect } from '../../platform/db/database.js';
 import { selectPage, type PageRequest } from '../../platform/db/page.js';
 import type {
   Database,
@@ -89,8 +89,7 @@ export class DeviceDataRepository {
    * PostgreSQL takes a batch in one statement (one round trip), so larger batches and two at once
    * (two pooled connections) keep it busy while this process waits for its event loop: during a
    * telemetry storm every round trip waits for the loop to get through thousands of device
-   * sockets. SQLite has one connection, and device logins and presence wait while a batch holds it,
-   * so its batches stay short.
+   * sockets. SQLite writes in-process and blocks the loop meanwhile, so its batches stay short.
    */
   get batchRows(): number {
     return this.dialect === 'postgres' ? 20_000 : 5000;
@@ -109,12 +108,14 @@ export class DeviceDataRepository {
       await this.insertRowsPostgres(samples, events);
       return;
     }
-    await transactionOf(this.db, [
-      ...chunks(samples, SAMPLES_PER_INSERT).map((rows) => this.samplesInsert(rows)),
-      ...chunks(events, EVENTS_PER_INSERT).map((rows) =>
-        this.db.insertInto('device_event').values(rows).compile(),
-      ),
-    ]);
+    await this.db.transaction().execute(async (trx) => {
+      for (const rows of chunks(samples, SAMPLES_PER_INSERT)) {
+        await this.insertSamplesSqlite(trx, rows);
+      }
+      for (const rows of chunks(events, EVENTS_PER_INSERT)) {
+        await trx.insertInto('device_event').values(rows).execute();
+      }
+    });
   }
 
   /**
@@ -160,8 +161,8 @@ export class DeviceDataRepository {
     else await sql`with samples as (${insertSamples}) ${insertEvents}`.execute(this.db);
   }
 
-  private samplesInsert(rows: TelemetrySample[]): CompiledQuery {
-    return this.db
+  private async insertSamplesSqlite(trx: Transaction<Database>, rows: TelemetrySample[]) {
+    await trx
       .insertInto('device_telemetry')
       .values(
         rows.map((r) => ({
@@ -171,7 +172,7 @@ export class DeviceDataRepository {
           values_json: JSON.stringify(r.values),
         })),
       )
-      .compile();
+      .execute();
   }
 
   /**

@@ -113,7 +113,7 @@ export class AutoRegistration {
     }
     for (const [tokenId, set] of snsByToken) {
       const sns = [...set];
-      // Asked together: the database answers both before this thread sees either answer.
+      // Asked together: on PostgreSQL they run at once, on two pooled connections.
       const [devices, removedOfToken] = await Promise.all([
         this.repository.devicesOfToken(tokenId, sns),
         this.repository.removedSns(tokenId, sns),
