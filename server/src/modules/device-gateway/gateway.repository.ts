@@ -1,5 +1,5 @@
 import type { CompiledQuery, Transaction } from 'kysely';
-import { transactionOf, type Db } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 import { BatchedLookup } from '../../platform/batched-lookup.js';
@@ -391,16 +391,14 @@ export class GatewayRepository {
 
   /** Rows of one statement: 23 columns × 500 stays below SQLite's 32,766 parameters. */
   async insertDevices(rows: DeviceTable[]): Promise<void> {
-    const inserts: CompiledQuery[] = [];
-    for (let i = 0; i < rows.length; i += 500) {
-      inserts.push(
-        this.db
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
           .insertInto('device')
           .values(rows.slice(i, i + 500))
-          .compile(),
-      );
-    }
-    await transactionOf(this.db, inserts);
+          .execute();
+      }
+    });
   }
 
   /**
@@ -410,12 +408,18 @@ export class GatewayRepository {
    * one `UPDATE ... FROM` a table of their rows: preparing and running one statement per device
    * cost more than the rest of a connect.
    */
-  async applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
+  applyPresence(changes: PresenceChange[], sessions: SessionWrites): Promise<LiveRow[]> {
     const placeholder = placeholderOf(this.db);
     if (placeholder === numbered) return this.applyPresenceAtOnce(changes, sessions);
-    const { updates, sessions: sessionWrites } = presenceStatements(changes, sessions, placeholder);
-    const results = await transactionOf(this.db, [...updates, ...sessionWrites]);
-    return results.slice(0, updates.length).flatMap((result) => result.rows as LiveRow[]);
+    const statements = presenceStatements(changes, sessions, placeholder);
+    return this.db.transaction().execute(async (trx) => {
+      const rows: LiveRow[] = [];
+      for (const update of statements.updates) {
+        rows.push(...(await trx.executeQuery<LiveRow>(update)).rows);
+      }
+      for (const write of statements.sessions) await trx.executeQuery(write);
+      return rows;
+    });
   }
 
   /**

@@ -6,10 +6,8 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
-  type CompiledQuery,
   type PostgresPool,
   type PostgresPoolClient,
-  type QueryResult,
   type SqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
@@ -144,18 +142,6 @@ export function createDatabase(
   });
   statsOfDb.set(db, { queries, pool: null });
   return { db, dialect: 'sqlite' };
-}
-
-/** Runs statements known in advance, one after another, in one transaction. */
-export function transactionOf(
-  db: Db,
-  queries: readonly CompiledQuery[],
-): Promise<QueryResult<unknown>[]> {
-  return db.transaction().execute(async (trx) => {
-    const results: QueryResult<unknown>[] = [];
-    for (const query of queries) results.push(await trx.executeQuery(query));
-    return results;
-  });
 }
 
 /**
