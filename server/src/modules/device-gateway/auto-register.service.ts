@@ -42,10 +42,11 @@ interface Pending {
 /**
  * Registers unknown SNs in batches: one query per token for the SNs it already holds and one for
  * the SNs an operator removed from it (which are refused), one multi-row insert, and, once the
- * devices have their answer, one write of the device log, for up to 500 devices at a time. A fleet connecting for the first time would
- * otherwise cost four statements per device. An SN is unique per token only (another token's
- * device with the same SN is another device); one registered by another node in the meantime is
- * caught by the unique index and the batch retried device by device.
+ * devices have their answer, one write of the device log, for up to 500 devices at a time. A fleet
+ * connecting for the first time would otherwise cost four statements per device. An SN is unique
+ * per token only (another token's device with the same SN is another device); one registered by
+ * another node in the meantime is caught by the unique index and the batch retried device by
+ * device.
  */
 export class AutoRegistration {
   private queue: Pending[] = [];

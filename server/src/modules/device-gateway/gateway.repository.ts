@@ -4,10 +4,10 @@ import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/d
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
 import { BatchedLookup } from '../../platform/batched-lookup.js';
 import {
+  inIds,
   numbered,
   placeholderOf,
   RowsStatement,
-  inIds,
   type Column,
   type ColumnType,
   type Placeholder,
