@@ -5,6 +5,7 @@ import { Aedes, type AuthenticateError, type Client, type PublishPacket } from '
 import type { TDisconnectReason } from '@blrms/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer, createWebSocketStream } from 'ws';
+import { BrokerPersistence } from './broker-persistence.js';
 import { ConnectRateLimiter, type ConnectRateLimit } from './rate-limiter.js';
 import type { BrokerHooks, MqttSession, MqttTransport } from './transport.js';
 
@@ -94,6 +95,7 @@ export class EmbeddedBroker<S extends MqttSession> implements MqttTransport<S> {
     this.limiter = new ConnectRateLimiter(options.connectRateLimit);
     this.broker = new Aedes({
       id: options.id,
+      persistence: new BrokerPersistence(),
       // SNs are up to 64 characters; Aedes' default is MQTT 3.1's 23.
       maxClientsIdLength: 64,
       connectTimeout: 10_000,
