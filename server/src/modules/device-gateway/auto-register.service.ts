@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { DeviceTable } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/db/unique-violation.js';
-import type { TableStatistics } from '../../platform/db/table-statistics.js';
 import type { DeviceLogEntry, DeviceLogService } from '../device/device-log.service.js';
 import { newDeviceRow } from '../device/device.service.js';
 import type { GatewayRepository } from './gateway.repository.js';
@@ -58,7 +57,6 @@ export class AutoRegistration {
 
   constructor(
     private readonly repository: GatewayRepository,
-    private readonly deviceStatistics: TableStatistics,
     private readonly deviceLogs: DeviceLogService,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
@@ -152,7 +150,6 @@ export class AutoRegistration {
     if (rows.length === 0) return outcomes;
     try {
       await this.repository.insertDevices(rows);
-      this.deviceStatistics.added(rows.length);
     } catch (error) {
       if (!isUniqueViolation(error) || retried) throw error;
       // Another node registered one of the SNs since the query: look again, one by one.

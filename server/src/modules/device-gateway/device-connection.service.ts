@@ -20,7 +20,6 @@ import type { BusTopics } from '../../platform/bus/bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/db/ids.js';
 import { forbidden } from '../../platform/http/app-error.js';
-import type { TableStatistics } from '../../platform/db/table-statistics.js';
 import type {
   ConnectRequest,
   ConnectVerdict,
@@ -158,7 +157,6 @@ const CREDENTIAL_REFUSALS: ReadonlySet<TRefusalReason> = new Set([
 
 export interface DeviceConnectionDeps extends GatewayPartDeps {
   repository: GatewayRepository;
-  deviceStatistics: TableStatistics;
   deviceLogs: DeviceLogService;
   permissions: PermissionService;
   /** The server's own account on an external broker (from MQTT_URL): the hooks allow it all. */
@@ -187,7 +185,6 @@ export class DeviceConnection {
   constructor(private readonly deps: DeviceConnectionDeps) {
     this.registration = new AutoRegistration(
       deps.repository,
-      deps.deviceStatistics,
       deps.deviceLogs,
       deps.clock,
       deps.log,

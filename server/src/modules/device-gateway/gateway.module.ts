@@ -1,5 +1,4 @@
 import type { Platform, ServerModule } from '../../platform/module.js';
-import { TableStatistics } from '../../platform/db/table-statistics.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import type { MessageService } from '../message/message.service.js';
 import { GatewayRepository } from './gateway.repository.js';
@@ -39,7 +38,6 @@ export function gatewayModule(
   const gateway = new GatewayService(
     {
       repository: new GatewayRepository(db),
-      deviceStatistics: new TableStatistics(db, 'device', log),
       deviceLogs: deps.deviceLogs,
       permissions,
       alerts: deps.messages,

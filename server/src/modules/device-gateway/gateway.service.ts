@@ -31,7 +31,6 @@ import type {
   InboundMessage,
 } from '../../platform/mqtt/transport.js';
 import type { JobSpec } from '../../platform/scheduler/scheduler.js';
-import type { TableStatistics } from '../../platform/db/table-statistics.js';
 import type { DeviceLogService } from '../device/device-log.service.js';
 import { DeviceAbuse, type AbuseSummary } from './device-abuse.service.js';
 import {
@@ -64,8 +63,6 @@ export interface GatewayTraffic {
 
 export interface GatewayDeps {
   repository: GatewayRepository;
-  /** The `device` table's statistics, refreshed as auto-registration adds rows (PostgreSQL). */
-  deviceStatistics: TableStatistics;
   deviceLogs: DeviceLogService;
   permissions: PermissionService;
   alerts: AlertSender;
@@ -122,7 +119,6 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     this.connection = new DeviceConnection({
       ...shared,
       repository: deps.repository,
-      deviceStatistics: deps.deviceStatistics,
       deviceLogs: deps.deviceLogs,
       permissions: deps.permissions,
       serverAccount: deps.serverAccount,
@@ -248,7 +244,6 @@ export class GatewayService implements BrokerHooks<DeviceSession> {
     await this.runtime.transport?.close();
     this.abuse.close();
     await this.presence.close();
-    await this.deps.deviceStatistics.settled();
   }
 
   // ---------------------------------------------------------------- downlinks
