@@ -1,4 +1,4 @@
-import type { CompiledQuery, Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Transaction } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, DeviceSessionTable, DeviceTable } from '../../platform/db/schema.js';
 import { readSetting, sharedSecret } from '../../platform/db/settings.js';
@@ -378,9 +378,22 @@ export class GatewayRepository {
       .executeTakeFirst();
   }
 
-  /** The devices of this token that hold any of these SNs. */
+  /**
+   * The devices of this token that hold any of these SNs. On PostgreSQL, one lookup of the
+   * (token, SN) key per SN, in a subquery the planner may not flatten (`offset 0`): written as
+   * `sn = any(…)`, a table not analyzed since it was nearly empty (the first storm of new devices)
+   * was planned as a bitmap AND with the SN trigram index, 52 ms a statement against 0.2 ms.
+   */
   async devicesOfToken(tokenId: string, sns: string[]) {
     if (sns.length === 0) return [];
+    if (placeholderOf(this.db) === numbered) {
+      const { rows } = await sql<{ id: string; sn: string }>`
+        select d.id, d.sn from unnest(cast(${sns} as varchar[])) as s(sn)
+        cross join lateral (
+          select id, sn from device where token_id = ${tokenId} and sn = s.sn offset 0
+        ) as d`.execute(this.db);
+      return rows;
+    }
     return this.db
       .selectFrom('device')
       .select(['id', 'sn'])
