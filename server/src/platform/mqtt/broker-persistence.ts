@@ -13,9 +13,10 @@ type AedesPacket = Parameters<AsyncMemoryPersistence['storeRetained']>[0];
  * The embedded broker's state: Aedes' in-memory persistence, which also knows what it has never
  * held. Aedes builds a stream pipeline for every CONNECT to send what was queued for the client
  * while it was away, and a retained-message stream for every SUBSCRIBE; in a connect storm of
- * clean sessions, which have neither, those streams were about a tenth of the server's CPU. Our
- * patch of Aedes (`patches/aedes+1.2.0.patch`) asks these two questions first and skips the
- * streams when the answer is no.
+ * clean sessions, which have neither, those streams and the default persistence's callback
+ * wrapper were a fifth of the server's CPU (bench/README.md). Our patch of Aedes
+ * (`patches/aedes+1.2.0.patch`) asks these two questions first and skips the streams when the
+ * answer is no.
  *
  * Both answers err on the side of "maybe": a client id stays in `queuedFor` after its queue is
  * emptied, and a retained message stored once keeps `retainedStored` set. Only persistent
