@@ -27,6 +27,7 @@ import * as alarms from './20261127110000-alarms.js';
 import * as baseData from './20261127200100-base-data.js';
 import * as deviceTags from './20261127200200-device-tags.js';
 import * as onlineForms from './20261127200300-online-forms.js';
+import * as deviceSearchCaseless from './20261129000100-device-search-caseless.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '20261127200100-base-data': baseData,
   '20261127200200-device-tags': deviceTags,
   '20261127200300-online-forms': onlineForms,
+  '20261129000100-device-search-caseless': deviceSearchCaseless,
 };

@@ -82,13 +82,18 @@ export class DeviceRepository {
   ) {}
 
   /**
-   * Devices whose `column` contains `text`. The `like` decides the result on both databases. On
-   * PostgreSQL it is also what the pg_trgm indexes serve; on SQLite the FTS5 trigram table
-   * `device_text` narrows the devices first (case-folded, so a superset of what `like` keeps).
+   * Devices whose `column` contains `text`, ignoring case. On PostgreSQL the `like` of lower-case
+   * forms is what the pg_trgm indexes of `lower(sn)` and `lower(name)` serve. On SQLite `like`
+   * ignores ASCII case and decides; the FTS5 trigram table `device_text` narrows the devices
+   * first (case-folded, so a superset of what `like` keeps).
    */
   private contains(column: 'sn' | 'name', text: string) {
-    const like = sql<boolean>`${sql.ref(`device.${column}`)} like ${containing(text)} escape '\\'`;
-    if (this.dialect === 'postgres' || !isTrigramText(text)) return like;
+    const ref = sql.ref(`device.${column}`);
+    if (this.dialect === 'postgres') {
+      return sql<boolean>`lower(${ref}) like lower(${containing(text)}) escape '\\'`;
+    }
+    const like = sql<boolean>`${ref} like ${containing(text)} escape '\\'`;
+    if (!isTrigramText(text)) return like;
     const phrase = `${column} : "${text.replaceAll('"', '""')}"`;
     return sql<boolean>`device.rowid in (select rowid from device_text where device_text match ${phrase}) and ${like}`;
   }
