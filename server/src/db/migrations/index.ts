@@ -28,6 +28,7 @@ import * as baseData from './20261127200100-base-data.js';
 import * as deviceTags from './20261127200200-device-tags.js';
 import * as onlineForms from './20261127200300-online-forms.js';
 import * as deviceSearchCaseless from './20261129000100-device-search-caseless.js';
+import * as deviceStatsPerStatement from './20261129000200-device-stats-per-statement.js';
 
 /** Every migration, by name; names sort in the order they must run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261127200200-device-tags': deviceTags,
   '20261127200300-online-forms': onlineForms,
   '20261129000100-device-search-caseless': deviceSearchCaseless,
+  '20261129000200-device-stats-per-statement': deviceStatsPerStatement,
 };

@@ -378,6 +378,34 @@ describe('devices', () => {
     await expectStatsExact();
   });
 
+  it('keeps the counts exact when one statement changes many devices', async () => {
+    const [first, second, third, fourth] = [
+      (await add('BULK-1')).id as string,
+      (await add('BULK-2')).id as string,
+      (await add('BULK-3')).id as string,
+      (await add('BULK-4')).id as string,
+    ];
+    const ids = [first, second, third, fourth];
+    // Two devices change bucket, one is written with the values it has, one is not touched.
+    await t.db
+      .updateTable('device')
+      .set((eb) => ({
+        status: eb.case().when('id', '=', first).then('online').else(eb.ref('status')).end(),
+        version: eb.case().when('id', '=', second).then('9.9').else(eb.ref('version')).end(),
+      }))
+      .where('id', 'in', [first, second, third])
+      .execute();
+    await expectStatsExact();
+    // Changed and changed back in one transaction.
+    await t.db.transaction().execute(async (trx) => {
+      await trx.updateTable('device').set({ status: 'online' }).where('id', 'in', ids).execute();
+      await trx.updateTable('device').set({ status: 'offline' }).where('id', '=', fourth).execute();
+    });
+    await expectStatsExact();
+    await t.db.deleteFrom('device').where('id', 'in', [second, third, fourth]).execute();
+    await expectStatsExact();
+  });
+
   /** `device_stats` summed by the list's dimensions equals a count of `device`. */
   async function expectStatsExact() {
     const stats = await t.db
