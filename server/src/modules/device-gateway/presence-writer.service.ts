@@ -14,7 +14,10 @@ import type {
 } from './gateway.repository.js';
 
 export interface PresenceWriterOptions {
-  /** How long changes gather before they are written together. */
+  /**
+   * How long a device's change waits before it is written: changes of the same device in that
+   * time are written as one, and changes of many devices together.
+   */
   intervalMs: number;
   /** Changes per transaction; a larger backlog is written in several, back to back. */
   maxBatch: number;
@@ -77,18 +80,24 @@ function merge(earlier: PresenceChange, later: PresenceChange): PresenceChange {
 }
 
 /**
- * Presence is written in batches: changes gather for ~100 ms, coalesced per device (a connect and
- * a disconnect in the same window make one row update), then go to the database in one
- * transaction with the connection history (sessions opened and closed), and the rows as
- * persisted go out on the bus (`device.live`, per company) to the consoles of every node. A
- * connect storm thus costs one statement per device and one commit per batch, and a device's
- * status reaches the console well within a second. "Last seen" times of uplinks gather longer
+ * Presence is written in batches: each device's change waits ~100 ms, coalesced with the changes
+ * of the same device meanwhile (a connect and a disconnect make one row update, and so do a
+ * connect and the status report a device sends right after its CONNACK), then changes go to the
+ * database in one transaction with the connection history (sessions opened and closed), and the
+ * rows as persisted go out on the bus (`device.live`, per company) to the consoles of every node.
+ * A connect storm thus costs one row update per device and one commit per batch, and a device's
+ * status reaches the console well within a second. The wait is per change, not per batch: a
+ * batch taken as soon as the one before it was written would take the connects of devices that
+ * had just been answered, and their status reports would follow in the next batch, a second
+ * update of a row that on PostgreSQL rewrites every index of `device`. "Last seen" times of uplinks gather longer
  * (`seenIntervalMs`), one row update per device whatever it sent, and are then written behind
  * every other change: during a telemetry storm every device has one, and a disconnect queued
  * behind 19,000 of them waited seconds on a busy PostgreSQL.
  */
 export class PresenceWriter {
   private pending = new Map<string, PresenceChange>();
+  /** When each device's pending change was first queued (`performance.now()`). */
+  private pendingSince = new Map<string, number>();
   /** Last-seen times due to be written, after everything in `pending`. */
   private seenDue = new Map<string, PresenceChange>();
   private opened = new Map<string, DeviceSessionTable>();
@@ -113,9 +122,15 @@ export class PresenceWriter {
       this.seenPending.delete(change.deviceId);
       this.seenDue.delete(change.deviceId);
     }
+    this.queue(change);
+    this.schedule(this.options.intervalMs);
+  }
+
+  /** Queues a change, merged into the one waiting for its device (which keeps its place). */
+  private queue(change: PresenceChange): void {
     const earlier = this.pending.get(change.deviceId);
     this.pending.set(change.deviceId, earlier ? merge(earlier, change) : change);
-    this.schedule(this.options.intervalMs);
+    if (!earlier) this.pendingSince.set(change.deviceId, performance.now());
   }
 
   /** How far behind a device's last-seen time may be shown (see `seenIntervalMs`). */
@@ -159,7 +174,7 @@ export class PresenceWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.running) await this.running;
-    if (this.hasPending()) await this.run();
+    if (this.hasPending()) await this.run(true);
   }
 
   /** Writes what is pending and stops. */
@@ -237,16 +252,37 @@ export class PresenceWriter {
     }, delayMs);
   }
 
-  private run(): Promise<void> {
-    this.running = this.drain().finally(() => (this.running = null));
+  /** Writes what is due; with `all`, changes that have not waited their interval too. */
+  private run(all = false): Promise<void> {
+    this.running = this.drain(all).finally(() => (this.running = null));
     return this.running;
   }
 
-  private async drain(): Promise<void> {
-    while (this.hasPending()) {
-      const urgent = this.hasChanges();
+  /**
+   * Pending changes queued at or before `cutoff`, up to `max`, oldest first (a change put back
+   * after a failed write may stand behind younger ones and waits for them: a write later).
+   */
+  private takeDue(cutoff: number, max: number): PresenceChange[] {
+    const taken: PresenceChange[] = [];
+    for (const [deviceId, change] of this.pending) {
+      if (taken.length >= max || (this.pendingSince.get(deviceId) ?? 0) > cutoff) break;
+      taken.push(change);
+      this.pending.delete(deviceId);
+      this.pendingSince.delete(deviceId);
+    }
+    return taken;
+  }
+
+  private async drain(all: boolean): Promise<void> {
+    for (;;) {
+      // A timer may fire up to a millisecond early.
+      const cutoff = all ? Infinity : performance.now() - this.options.intervalMs + 1;
+      const [oldest] = this.pendingSince.values();
+      const changesDue = oldest !== undefined && oldest <= cutoff;
+      const urgent = changesDue || this.opened.size > 0 || this.closing.size > 0;
+      if (!urgent && this.seenDue.size === 0) break;
       const batch = urgent
-        ? take(this.pending, this.options.maxBatch)
+        ? this.takeDue(cutoff, this.options.maxBatch)
         : take(this.seenDue, this.options.seenBatch);
       // Sessions are opened before they are closed: a close in this batch may be of an opening
       // in an earlier one, never of a later one.
@@ -264,6 +300,7 @@ export class PresenceWriter {
           }
           const later = this.pending.get(change.deviceId);
           this.pending.set(change.deviceId, later ? merge(change, later) : change);
+          if (!later) this.pendingSince.set(change.deviceId, 0);
         }
         for (const close of closed) this.closing.set(close.id, close);
         for (const session of opened) {
@@ -285,6 +322,10 @@ export class PresenceWriter {
       // The next batch after the event loop's next turn: on SQLite a batch never waits for I/O,
       // and a backlog of last-seen times written back to back held up everything else.
       if (this.hasPending()) await nextTurn();
+    }
+    const [oldest] = this.pendingSince.values();
+    if (oldest !== undefined) {
+      this.schedule(Math.max(1, oldest + this.options.intervalMs - performance.now()));
     }
   }
 }

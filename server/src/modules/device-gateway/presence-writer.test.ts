@@ -150,4 +150,39 @@ describe('PresenceWriter', () => {
     expect(batchesAtNextTurn).toBe(1);
     expect(repository.batches).toHaveLength(4);
   });
+
+  it('writes a connect and the status report right after it as one update, however busy', async () => {
+    const repository = new FakeRepository();
+    repository.writeMs = 200;
+    const presence = new PresenceWriter(
+      repository as unknown as GatewayRepository,
+      new MemoryBus(),
+      () => 0,
+      pino({ level: 'silent' }),
+      { intervalMs: 100, maxBatch: 100, seenBatch: 100, seenIntervalMs: 60_000 },
+    );
+    presence.write({ deviceId: 'd0', companyId: 'c', values: { status: 'online' } });
+    // d0's batch is taken at 100 ms and written until 300 ms. d1 connects at 280 ms and reports
+    // its series at 330 ms: its connect must not leave alone in the batch taken at 300 ms.
+    await sleep(280);
+    presence.write({
+      deviceId: 'd1',
+      companyId: 'c',
+      values: { status: 'online', ip: '10.0.0.1' },
+    });
+    await sleep(50);
+    presence.write({ deviceId: 'd1', companyId: 'c', values: { series: 'BL10X' } });
+    await sleep(300);
+    expect(repository.batches.map((b) => b.changes)).toEqual([
+      [{ deviceId: 'd0', companyId: 'c', values: { status: 'online' } }],
+      [
+        {
+          deviceId: 'd1',
+          companyId: 'c',
+          values: { status: 'online', ip: '10.0.0.1', series: 'BL10X' },
+        },
+      ],
+    ]);
+    await presence.close();
+  });
 });
