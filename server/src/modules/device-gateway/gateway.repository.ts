@@ -439,9 +439,7 @@ export class GatewayRepository {
    * PostgreSQL: a batch is one statement, its updates and inserts common table expressions, so
    * one round trip instead of a transaction's four to six. While a telemetry storm keeps the
    * event loop busy, each round trip waited about a second for its turn, and a device's
-   * disconnect reached the console 10 s late. A batch stays under the 65,535 parameters of a
-   * statement: at most 14 a change, 8 an opened session and 3 a closed one (maxBatch of each,
-   * 2,000 by default, gives 50,000).
+   * disconnect reached the console 10 s late.
    */
   private async applyPresenceAtOnce(
     changes: PresenceChange[],
