@@ -299,6 +299,33 @@ export interface LoginRow {
 const LOGIN_BATCH_WAIT_MS = 2;
 const LOGIN_BATCH_MAX = 200;
 
+/** The columns of an auto-registered device's row (`newDeviceRow`); the others keep defaults. */
+const REGISTERED_COLUMNS: [keyof DeviceTable & string, ColumnType][] = [
+  ['id', 'varchar'],
+  ['company_id', 'varchar'],
+  ['token_id', 'varchar'],
+  ['owner_id', 'varchar'],
+  ['sys_org_code', 'varchar'],
+  ['sn', 'varchar'],
+  ['name', 'varchar'],
+  ['series', 'varchar'],
+  ['model', 'varchar'],
+  ['version', 'varchar'],
+  ['group_id', 'varchar'],
+  ['remark', 'varchar'],
+  ['location', 'varchar'],
+  ['enabled', 'bigint'],
+  ['status', 'varchar'],
+  ['ip', 'varchar'],
+  ['last_seen_at', 'bigint'],
+  ['last_connect_at', 'bigint'],
+  ['last_disconnect_at', 'bigint'],
+  ['disconnect_reason', 'varchar'],
+  ['create_by', 'varchar'],
+  ['create_time', 'bigint'],
+  ['update_time', 'bigint'],
+];
+
 /** A login's key in a batch: the key hash (hex, so never a line break), a line break, the SN. */
 const loginKey = (keyHash: string, sn: string) => `${keyHash}\n${sn}`;
 
@@ -402,16 +429,24 @@ export class GatewayRepository {
       .execute();
   }
 
-  /** Rows of one statement: 23 columns × 500 stays below SQLite's 32,766 parameters. */
+  /**
+   * Auto-registered devices, in one statement whatever their number (a table of rows, see
+   * `RowsStatement`): as Kysely's multi-row insert, each batch of a storm was 11,500 parameters to
+   * compile, and a statement text of its own for each batch size.
+   */
   async insertDevices(rows: DeviceTable[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += 500) {
-        await trx
-          .insertInto('device')
-          .values(rows.slice(i, i + 500))
-          .execute();
-      }
-    });
+    const statement = new RowsStatement(placeholderOf(this.db));
+    const values = statement.table(
+      'v',
+      REGISTERED_COLUMNS,
+      rows.map((row) => REGISTERED_COLUMNS.map(([column]) => row[column] ?? null)),
+    );
+    const columns = REGISTERED_COLUMNS.map(([column]) => column);
+    await this.db.executeQuery(
+      statement.compile(`with ${values}
+        insert into device (${columns.join(', ')})
+        select ${columns.map((column) => `v_${column}`).join(', ')} from v`),
+    );
   }
 
   /**
