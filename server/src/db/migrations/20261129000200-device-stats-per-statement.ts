@@ -4,10 +4,10 @@ import { sql, type Kysely } from 'kysely';
  * PostgreSQL: `device_stats` is kept by statement-level triggers that read the statement's
  * transition tables, in place of a row-level trigger. The row trigger ran two upserts per changed
  * device, and a batch that brought 500 devices online upserted the same few counters 1,000 times in
- * one transaction, each a new row version the next one had to step over: in a storm of new
- * devices it was most of PostgreSQL's time. Per statement, the changed devices are counted by
- * bucket first and each counter is written once; counters are written in key order, so two
- * batches that share counters wait for each other instead of deadlocking.
+ * one transaction, each a new row version the next one had to step over: 7 s of PostgreSQL's time
+ * in a storm of 19,000 new devices, more than any statement. Per statement, the changed devices
+ * are counted by bucket first and each counter is written once; counters are written in key
+ * order, so two batches that share counters wait for each other instead of deadlocking.
  *
  * SQLite has no statement-level triggers; its row triggers stay (they run in the server's process,
  * without a round trip or a lock wait).

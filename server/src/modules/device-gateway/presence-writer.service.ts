@@ -89,10 +89,10 @@ function merge(earlier: PresenceChange, later: PresenceChange): PresenceChange {
  * status reaches the console well within a second. The wait is per change, not per batch: a
  * batch taken as soon as the one before it was written would take the connects of devices that
  * had just been answered, and their status reports would follow in the next batch, a second
- * update of a row that on PostgreSQL rewrites every index of `device`. "Last seen" times of uplinks gather longer
- * (`seenIntervalMs`), one row update per device whatever it sent, and are then written behind
- * every other change: during a telemetry storm every device has one, and a disconnect queued
- * behind 19,000 of them waited seconds on a busy PostgreSQL.
+ * update of a row that on PostgreSQL rewrites every index of `device`. "Last seen" times of
+ * uplinks gather longer (`seenIntervalMs`), one row update per device whatever it sent, and are
+ * then written behind every other change: during a telemetry storm every device has one, and a
+ * disconnect queued behind 19,000 of them waited seconds on a busy PostgreSQL.
  */
 export class PresenceWriter {
   private pending = new Map<string, PresenceChange>();
@@ -277,8 +277,8 @@ export class PresenceWriter {
     for (;;) {
       // A timer may fire up to a millisecond early.
       const cutoff = all ? Infinity : performance.now() - this.options.intervalMs + 1;
-      const [oldest] = this.pendingSince.values();
-      const changesDue = oldest !== undefined && oldest <= cutoff;
+      const [first] = this.pendingSince.values();
+      const changesDue = first !== undefined && first <= cutoff;
       const urgent = changesDue || this.opened.size > 0 || this.closing.size > 0;
       if (!urgent && this.seenDue.size === 0) break;
       const batch = urgent
@@ -323,9 +323,9 @@ export class PresenceWriter {
       // and a backlog of last-seen times written back to back held up everything else.
       if (this.hasPending()) await nextTurn();
     }
-    const [oldest] = this.pendingSince.values();
-    if (oldest !== undefined) {
-      this.schedule(Math.max(1, oldest + this.options.intervalMs - performance.now()));
+    const [first] = this.pendingSince.values();
+    if (first !== undefined) {
+      this.schedule(Math.max(1, first + this.options.intervalMs - performance.now()));
     }
   }
 }
