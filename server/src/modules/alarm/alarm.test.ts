@@ -377,14 +377,18 @@ describe('alarms', () => {
     const a = await device();
     const b = await device();
     await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
+    // Their disconnects recorded (a registered device is offline before it was ever online).
     await vi.waitFor(
       async () => {
         const rows = await t.db
           .selectFrom('device')
-          .select('status')
+          .select(['status', 'last_disconnect_at'])
           .where('id', 'in', [a.id, b.id])
           .execute();
-        expect(rows.map((r) => r.status)).toEqual(['offline', 'offline']);
+        expect(rows.map((r) => [r.status, r.last_disconnect_at])).toEqual([
+          ['offline', t.clock.now],
+          ['offline', t.clock.now],
+        ]);
       },
       { timeout: 3000, interval: 25 },
     );
