@@ -5,7 +5,7 @@ import type { DeviceLogTable } from '../../platform/db/schema.js';
 import { scoped } from '../../platform/db/scoped.js';
 import { containing } from '../../platform/db/like.js';
 import { selectPage } from '../../platform/db/page.js';
-import { placeholderOf, RowsStatement, type ColumnType } from '../../platform/db/rows-statement.js';
+import { insertRows, placeholderOf, type ColumnType } from '../../platform/db/rows-statement.js';
 
 const SORT_COLUMNS = { logTime: 'log_time', subject: 'subject', state: 'state' } as const;
 const INSERT_BATCH = 1000;
@@ -24,8 +24,6 @@ const LOG_COLUMNS: [keyof DeviceLogTable & string, ColumnType][] = [
   ['log_time', 'bigint'],
   ['state', 'varchar'],
 ];
-const LOG_COLUMN_NAMES = LOG_COLUMNS.map(([column]) => column).join(', ');
-const LOG_VALUE_NAMES = LOG_COLUMNS.map(([column]) => `v_${column}`).join(', ');
 
 export interface DeviceLogFilter {
   deviceId?: string | undefined;
@@ -43,7 +41,7 @@ export class DeviceLogRepository {
 
   /**
    * One transaction: one commit for an import's thousands of entries. Each statement is a table
-   * of rows (see `RowsStatement`), the same text whatever its size: a storm of auto-registered
+   * of rows (`insertRows`), the same text whatever its size: a storm of auto-registered
    * devices logs them 500 at a time, and as Kysely's multi-row insert each batch was 6,000
    * parameters to build and for the database to parse.
    */
@@ -51,17 +49,8 @@ export class DeviceLogRepository {
     const placeholder = placeholderOf(this.db);
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        const statement = new RowsStatement(placeholder);
-        const values = statement.table(
-          'v',
-          LOG_COLUMNS,
-          rows
-            .slice(i, i + INSERT_BATCH)
-            .map((row) => LOG_COLUMNS.map(([column]) => row[column] ?? null)),
-        );
         await trx.executeQuery(
-          statement.compile(`with ${values}
-            insert into device_log (${LOG_COLUMN_NAMES}) select ${LOG_VALUE_NAMES} from v`),
+          insertRows(placeholder, 'device_log', LOG_COLUMNS, rows.slice(i, i + INSERT_BATCH)),
         );
       }
     });

@@ -72,3 +72,26 @@ export class RowsStatement {
     return CompiledQuery.raw(text, this.parameters);
   }
 }
+
+/**
+ * Inserts rows into `table`, each setting these columns (the others keep their defaults), as one
+ * statement over a table of rows: the same text whatever their number, where Kysely's multi-row
+ * insert builds, compiles and binds a parameter per cell.
+ */
+export function insertRows<Row>(
+  placeholder: Placeholder,
+  table: string,
+  columns: [name: keyof Row & string, type: ColumnType][],
+  rows: Row[],
+): CompiledQuery {
+  const statement = new RowsStatement(placeholder);
+  const values = statement.table(
+    'v',
+    columns,
+    rows.map((row) => columns.map(([name]) => row[name])),
+  );
+  const names = columns.map(([name]) => name);
+  return statement.compile(`with ${values}
+    insert into ${table} (${names.join(', ')})
+    select ${names.map((name) => `v_${name}`).join(', ')} from v`);
+}
