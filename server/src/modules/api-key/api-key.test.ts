@@ -315,12 +315,15 @@ describe('personal API keys', () => {
   it('writes every call made with a key to the operation log under the user', async () => {
     const { key } = await newKey(worker, ['device:list'], 'nightly-sync');
     expect((await withKey('/api/device/device/list?pageNo=1', key)).statusCode).toBe(200);
+    // The row is written after the response, and earlier tests made the same call with other
+    // keys: wait for the row of this key.
     const row = await vi.waitFor(async () => {
       const found = await t.db
         .selectFrom('sys_log')
         .selectAll()
         .where('user_id', '=', workerId)
         .where('request_url', '=', '/api/device/device/list')
+        .where('log_content', 'like', '%nightly-sync%')
         .executeTakeFirst();
       if (!found) throw new Error('not logged yet');
       return found;

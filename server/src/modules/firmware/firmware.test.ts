@@ -56,7 +56,12 @@ describe('firmware library', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blrms-firmware-'));
-    t = await createTestApp({ env: { DATA_DIR: dataDir, PUBLIC_URL } });
+    t = await createTestApp({
+      env: { DATA_DIR: dataDir, PUBLIC_URL },
+      // The campaigns this suite writes by hand have no devices: the rollout engine's tick would
+      // end them under the test.
+      app: { campaigns: { tickMs: 60 * 60_000 } },
+    });
     admin = client(t, await t.login('admin', ADMIN_PASSWORD));
     await createCompanyAdmin(t, {
       code: 'acme',
