@@ -266,4 +266,27 @@ describe('device data writer with a backlog', () => {
       where device_id = ${device.id}`.execute(t.db);
     expect(Number(stored[0]?.n)).toBe(rows);
   });
+
+  it('stores every sample of a batch whatever its size, each as it was sent', async () => {
+    const other = await addDevice(t, 'BACKLOG-2');
+    // 1,234 rows: every statement size SQLite's insert is made of (250, 50, 10 and 1 rows).
+    const samples: TelemetrySample[] = Array.from({ length: 1234 }, (_, i) => ({
+      device_id: other.id,
+      ts: t.clock.now + i,
+      received_at: t.clock.now + 10_000 + i,
+      values: { seq: i, 'odd "key"': -(i + 1) / 8, big: 2 ** 52 + i },
+    }));
+    await new DeviceDataRepository(t.db, t.dialect).writeRows(samples, []);
+    const { rows } = await sql<{ ts: number; received_at: number; values_json: string }>`
+      select ts, received_at, values_json from device_telemetry
+      where device_id = ${other.id} order by ts`.execute(t.db);
+    expect(
+      rows.map((r) => ({
+        device_id: other.id,
+        ts: Number(r.ts),
+        received_at: Number(r.received_at),
+        values: JSON.parse(r.values_json) as Record<string, number>,
+      })),
+    ).toEqual(samples);
+  });
 });
