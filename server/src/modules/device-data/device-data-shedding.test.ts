@@ -267,6 +267,33 @@ describe('device data writer with a backlog', () => {
     expect(Number(stored[0]?.n)).toBe(rows);
   });
 
+  it('gives waiting events their share of each batch, not what samples leave over', async () => {
+    const batches: { samples: number; events: number }[] = [];
+    class Recording extends DeviceDataRepository {
+      override async writeRows(samples: TelemetrySample[], events: DeviceEventTable[]) {
+        batches.push({ samples: samples.length, events: events.length });
+        await super.writeRows(samples, events);
+      }
+    }
+    const recording = new Recording(t.db, t.dialect);
+    const own = new DeviceDataWriter(recording, t.bus, recordingLogger([]), t.clock.read);
+    for (let seq = 0; seq < 3 * recording.batchRows; seq += 1) {
+      own.recordTelemetry(device, { ts: t.clock.now + seq, values: { seq } }, t.clock.now);
+    }
+    for (let i = 0; i < 30; i += 1) {
+      own.recordEvent(
+        device,
+        { level: 'warn', code: `storm-${i}`, message: 'threshold', source: 'device' },
+        t.clock.now,
+      );
+    }
+    await own.flush();
+    await own.close();
+    expect(batches.reduce((n, b) => n + b.events, 0)).toBe(30);
+    // Not all in the last batch, after every sample recorded before them.
+    expect(batches.findIndex((b) => b.events > 0)).toBeLessThan(batches.length - 1);
+  });
+
   it('stores every sample of a batch whatever its size, each as it was sent', async () => {
     const other = await addDevice(t, 'BACKLOG-2');
     // 1,234 rows: every statement size SQLite's insert is made of (250, 50, 10 and 1 rows).
