@@ -282,6 +282,14 @@ async function telemetryRows(database: DatabaseHandle): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/** Device events stored: messages of the storm too, and counted in Mosquitto's figure. */
+async function eventRows(database: DatabaseHandle): Promise<number> {
+  const { rows } = await sql<{
+    n: number | string;
+  }>`select count(*) as n from device_event`.execute(database.db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 function fleetOptions(
   url: string,
   token: { code: string; tokenKey: string },
@@ -313,6 +321,9 @@ const stormIntervalMs = () => Math.max(10, Math.round((DEVICES / MSG_RATE) * 100
 interface TelemetryStorm {
   offeredPerSecond: number;
   storedPerSecond: number;
+  /** Device events (QoS 1) the fleet sent and the server stored over the same windows. */
+  eventsOfferedPerSecond: number;
+  eventsStoredPerSecond: number;
   /** Rows stored during the storm and until the backlog drained, per second of that time. */
   drainedPerSecond: number;
   drainMs: number;
@@ -331,9 +342,10 @@ function profileServer(): void {
  */
 async function telemetryStorm(
   sim: SimProcess,
-  count: () => Promise<number>,
+  database: DatabaseHandle,
   otherSent: () => number = () => 0,
 ): Promise<TelemetryStorm> {
+  const count = () => telemetryRows(database);
   const before = await sim.send('snapshot', {});
   const offeredFrom = performance.now();
   profileServer();
@@ -342,9 +354,11 @@ async function telemetryStorm(
   // same part of the storm as Mosquitto's figure it is compared with (`runMosquitto`).
   await sleep(stormIntervalMs());
   const rows0 = await count();
+  const events0 = await eventRows(database);
   const t0 = performance.now();
   await sleep(STORM_MS);
   const rows1 = await count();
+  const events1 = await eventRows(database);
   const t1 = performance.now();
   profileServer();
   const after = await sim.send('snapshot', {});
@@ -372,6 +386,8 @@ async function telemetryStorm(
   const seconds = (t1 - t0) / 1000;
   return {
     offeredPerSecond: (after.telemetry - before.telemetry) / ((t1 - offeredFrom) / 1000),
+    eventsOfferedPerSecond: (after.events - before.events) / ((t1 - offeredFrom) / 1000),
+    eventsStoredPerSecond: (events1 - events0) / seconds,
     storedPerSecond: (rows1 - rows0) / seconds,
     drainedPerSecond: (rows - rows0) / ((drainedAt - t0) / 1000),
     drainMs: drainedAt - t1,
@@ -482,11 +498,7 @@ async function stormWithProbes(
   probeRuleId: string | undefined,
 ): Promise<{ telemetry: TelemetryStorm; latency: ProbeLatency }> {
   const [telemetry, latency] = await Promise.all([
-    telemetryStorm(
-      sim,
-      () => telemetryRows(database),
-      () => probes.sent,
-    ),
+    telemetryStorm(sim, database, () => probes.sent),
     probes.run(STORM_MS, socket, probeRuleId),
   ]);
   return { telemetry, latency };
@@ -606,7 +618,7 @@ async function runOurs(): Promise<OurRun> {
     let stormDisconnect: DisconnectResult | undefined;
     if (runs('storm') && RULES === 0) {
       log(`telemetry storm: ${fmt(MSG_RATE)} messages/s offered for ${STORM_MS / 1000} s`);
-      const storming = telemetryStorm(sim, () => telemetryRows(database));
+      const storming = telemetryStorm(sim, database);
       if (runs('storm-disconnect')) {
         await sleep(5000);
         log(`disconnect-to-console during the storm: ${KILL} devices in ${KILL_BATCHES} batches`);
@@ -693,6 +705,7 @@ async function runOurs(): Promise<OurRun> {
 interface MosquittoRun {
   storm: ConnectStorm;
   offeredPerSecond: number;
+  eventsOfferedPerSecond: number;
   receivedPerSecond: number;
 }
 
@@ -780,6 +793,7 @@ async function runMosquitto(): Promise<MosquittoRun> {
     return {
       storm,
       offeredPerSecond: (after.telemetry - before.telemetry) / ((t1 - t0) / 1000),
+      eventsOfferedPerSecond: (after.events - before.events) / ((t1 - t0) / 1000),
       receivedPerSecond,
     };
   } finally {
@@ -799,7 +813,7 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
   const stormLine = (storm: ConnectStorm) =>
     `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures})`;
   const ingestLine = (t: TelemetryStorm) =>
-    `${fmt(t.storedPerSecond)}/s during the storm (offered ${fmt(t.offeredPerSecond)}/s; ${fmt(t.drainedPerSecond)}/s counting ${fmt(t.drainMs)} ms of backlog after it; ${fmt(t.sendBufferFull)} not sent, socket full)`;
+    `${fmt(t.storedPerSecond)}/s during the storm (offered ${fmt(t.offeredPerSecond)}/s; ${fmt(t.drainedPerSecond)}/s counting ${fmt(t.drainMs)} ms of backlog after it; ${fmt(t.sendBufferFull)} not sent, socket full); events ${fmt(t.eventsStoredPerSecond)}/s stored (offered ${fmt(t.eventsOfferedPerSecond)}/s)`;
   const skipped = (stage: string) => `| ${stage} | skipped (--stages) | | |`;
   const lines = [
     '',
@@ -864,7 +878,7 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
       storm ? fmt(rate(storm) / rate(mosquitto.storm), 2) : 'n/a';
     lines.push(
       `| Mosquitto connect storm | ${stormLine(mosquitto.storm)}; ours/Mosquitto: new ${versus(ours.storm)}, known ${versus(reconnect)} | | |`,
-      `| Mosquitto messages received | ${fmt(mosquitto.receivedPerSecond)}/s ($SYS; offered ${fmt(mosquitto.offeredPerSecond)}/s); ours stored/Mosquitto received: ${telemetry ? fmt(telemetry.storedPerSecond / mosquitto.receivedPerSecond, 2) : 'n/a'} | | |`,
+      `| Mosquitto messages received | ${fmt(mosquitto.receivedPerSecond)}/s ($SYS; offered ${fmt(mosquitto.offeredPerSecond)}/s telemetry and ${fmt(mosquitto.eventsOfferedPerSecond)}/s events); ours stored (telemetry and events)/Mosquitto received: ${telemetry ? fmt((telemetry.storedPerSecond + telemetry.eventsStoredPerSecond) / mosquitto.receivedPerSecond, 2) : 'n/a'} | | |`,
     );
   }
   lines.push('', `Telemetry rows at the end: ${fmt(ours.rows)}.`);
