@@ -427,9 +427,8 @@ export class DeviceDataWriter {
   }
 
   /**
-   * A batch's share of each kind is its share of what waits: with samples alone filling every
-   * batch, a storm's events waited behind them (a fifth of them a second late or more in a fleet
-   * bench, while samples kept up).
+   * A batch's share of each kind is its share of what waits: when samples filled every batch,
+   * events waited behind every sample queued before them while a backlog lasted.
    */
   private takeRows() {
     const batchRows = this.repository.batchRows;
