@@ -105,8 +105,8 @@ describe('alarms', () => {
       /** Publishes telemetry and resolves once the server has taken it in. */
       async telemetry(values: Record<string, unknown>) {
         const stored = new Promise<void>((resolve) => {
-          const off = t.bus.subscribe('device.telemetry', ({ deviceId }) => {
-            if (deviceId !== id) return;
+          const off = t.bus.subscribe('device.telemetry', ({ points }) => {
+            if (!points.some((p) => p.deviceId === id)) return;
             off();
             resolve();
           });

@@ -10,6 +10,7 @@ import type { PermissionService } from '../../platform/auth/permissions.js';
 import type { Scope } from '../../platform/auth/scope.js';
 import type { Session } from '../../platform/auth/sessions.js';
 import { AppError } from '../../platform/http/app-error.js';
+import { iso } from '../../platform/http/paging.js';
 import {
   SocketIndex,
   companiesWith,
@@ -110,9 +111,15 @@ export class DeviceChannelsService {
     },
     leave: (socket, channel) => this.watchers.delete(socket, deviceIdOf(channel)),
     listen: (bus) => [
-      bus.subscribe('device.telemetry', ({ deviceId, point }) =>
-        this.toWatchers(deviceId, () => ({ type: 'device-telemetry', deviceId, point })),
-      ),
+      bus.subscribe('device.telemetry', ({ points }) => {
+        for (const { deviceId, ts, values } of points) {
+          this.toWatchers(deviceId, () => ({
+            type: 'device-telemetry',
+            deviceId,
+            point: { ts: iso(ts), values },
+          }));
+        }
+      }),
       bus.subscribe('device.event', ({ event }) =>
         this.toWatchers(event.deviceId, () => ({ type: 'device-event', event })),
       ),

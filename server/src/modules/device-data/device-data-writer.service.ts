@@ -162,21 +162,6 @@ function sampleRow(s: PendingSample): TelemetrySample {
   return { device_id: s.device.id, ts: s.ts, received_at: s.receivedAt, values: s.values };
 }
 
-/**
- * `iso()` for the bus messages of every sample: Date formatting costs microseconds, and the
- * samples of a batch mostly share their second, so the second's text is made once.
- */
-let isoSecond = Number.NaN;
-let isoPrefix = '';
-function isoFast(time: number): string {
-  const second = Math.floor(time / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, -5);
-  }
-  return `${isoPrefix}.${String(time - second * 1000).padStart(3, '0')}Z`;
-}
-
 /** An event row as the API and the console sockets show it. */
 export function toEvent(row: DeviceEventTable): TDeviceEvent {
   return {
@@ -553,18 +538,16 @@ export class DeviceDataWriter {
   }
 
   /**
-   * One bus message per sample and per event. Every one is published, watched or not: with Redis
-   * the sockets watching a device may be on any node, and the in-process bus drops unwatched ones
-   * with one map lookup in the device channels (device-channels.service.ts).
+   * One bus message for the batch's samples and one per event. All are published, watched or
+   * not: with Redis the sockets watching a device may be on any node, and the device channels
+   * drop unwatched points with one map lookup each (device-channels.service.ts).
    */
   private announce(samples: PendingSample[], events: PendingEvent[]) {
     const failed = (err: unknown) => this.log.warn({ err }, 'device data announcement failed');
-    for (const s of samples) {
+    if (samples.length > 0) {
       this.bus
         .publish('device.telemetry', {
-          companyId: s.device.companyId,
-          deviceId: s.device.id,
-          point: { ts: isoFast(s.ts), values: s.values },
+          points: samples.map((s) => ({ deviceId: s.device.id, ts: s.ts, values: s.values })),
         })
         .catch(failed);
     }

@@ -52,8 +52,15 @@ export interface BusTopics {
    * subscribed to `devices` in the company, or to one of these devices, get a `device-status`.
    */
   'device.live': { companyId: string; devices: TDeviceLive[] };
-  /** A device reported telemetry: sockets subscribed to `device:{id}` get it. */
-  'device.telemetry': { companyId: string; deviceId: string; point: TDeviceTelemetryPoint };
+  /**
+   * A batch of telemetry was stored: sockets subscribed to `device:{id}` get their device's points.
+   * One message per batch, times as epoch ms: as a message per sample, a storm's announcements
+   * were tens of thousands of bus messages a second (each a Redis PUBLISH between nodes) for the
+   * few devices anyone watches.
+   */
+  'device.telemetry': {
+    points: { deviceId: string; ts: number; values: TDeviceTelemetryPoint['values'] }[];
+  };
   /** A device event was stored: sockets subscribed to `device:{id}` get it. */
   'device.event': { companyId: string; event: TDeviceEvent };
   /**
