@@ -28,8 +28,7 @@ import {
   type TFirmware,
 } from '@blrms/contracts';
 import { assignFaults, snOf, type DeviceFaults } from '@blrms/device-sim';
-import { sql } from 'kysely';
-import { createDatabase } from '../server/src/platform/db/database.js';
+import { createPgDatabase } from './pg-database.js';
 import { startServer, type RunningServer } from '../web/e2e/support/server.js';
 import { SimProcess } from './fleet-sim.js';
 
@@ -129,21 +128,6 @@ async function call<T>(
   return json.result;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `blrms_bench_campaign_${process.pid}`;
-  const admin = createDatabase({ dialect: 'postgres', url: flags['pg-url'] });
-  await sql`create database ${sql.id(name)}`.execute(admin.db);
-  const url = new URL(flags['pg-url']);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.db);
-      await admin.db.destroy();
-    },
-  };
-}
-
 // ------------------------------------------------------------------ the run
 
 interface Sample {
@@ -196,7 +180,7 @@ async function allDevices(
 }
 
 async function run() {
-  const pg = flags.db === 'pg' ? await createPgDatabase() : undefined;
+  const pg = flags.db === 'pg' ? await createPgDatabase(flags['pg-url'], 'campaign') : undefined;
   // PUBLIC_URL is left to its default (http://localhost:PORT): the devices download from there.
   const server = await startServer(pg ? { DATABASE_URL: pg.url } : {}, { broker: true });
   const sim = new SimProcess();

@@ -57,6 +57,7 @@ import {
 import { sql } from 'kysely';
 import WebSocket from 'ws';
 import { createDatabase, type DatabaseHandle } from '../server/src/platform/db/database.js';
+import { createPgDatabase } from './pg-database.js';
 import { freePort, startServer, type RunningServer } from '../web/e2e/support/server.js';
 import {
   AlarmProbes,
@@ -275,20 +276,21 @@ async function deviceDataMetrics(server: RunningServer): Promise<string> {
     .join('; ');
 }
 
-async function telemetryRows(database: DatabaseHandle): Promise<number> {
+/**
+ * Rows stored: telemetry samples, or device events (messages of a storm too, and counted in
+ * Mosquitto's figure).
+ */
+async function rowsOf(
+  database: DatabaseHandle,
+  table: 'device_telemetry' | 'device_event',
+): Promise<number> {
   const { rows } = await sql<{
     n: number | string;
-  }>`select count(*) as n from device_telemetry`.execute(database.db);
+  }>`select count(*) as n from ${sql.table(table)}`.execute(database.db);
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Device events stored: messages of the storm too, and counted in Mosquitto's figure. */
-async function eventRows(database: DatabaseHandle): Promise<number> {
-  const { rows } = await sql<{
-    n: number | string;
-  }>`select count(*) as n from device_event`.execute(database.db);
-  return Number(rows[0]?.n ?? 0);
-}
+const telemetryRows = (database: DatabaseHandle) => rowsOf(database, 'device_telemetry');
 
 function fleetOptions(
   url: string,
@@ -354,11 +356,11 @@ async function telemetryStorm(
   // same part of the storm as Mosquitto's figure it is compared with (`runMosquitto`).
   await sleep(stormIntervalMs());
   const rows0 = await count();
-  const events0 = await eventRows(database);
+  const events0 = await rowsOf(database, 'device_event');
   const t0 = performance.now();
   await sleep(STORM_MS);
   const rows1 = await count();
-  const events1 = await eventRows(database);
+  const events1 = await rowsOf(database, 'device_event');
   const t1 = performance.now();
   profileServer();
   const after = await sim.send('snapshot', {});
@@ -535,23 +537,8 @@ async function openAlarms(server: RunningServer, session: Session): Promise<numb
   return Object.values(counts.open).reduce((sum, n) => sum + n, 0);
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `blrms_bench_fleet_${Date.now()}`;
-  const admin = createDatabase({ dialect: 'postgres', url: flags['pg-url'] });
-  await sql.raw(`create database ${name}`).execute(admin.db);
-  const url = new URL(flags['pg-url']);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.db);
-      await admin.db.destroy();
-    },
-  };
-}
-
 async function runOurs(): Promise<OurRun> {
-  const pg = flags.db === 'pg' ? await createPgDatabase() : undefined;
+  const pg = flags.db === 'pg' ? await createPgDatabase(flags['pg-url'], 'fleet') : undefined;
   const mqttPort = await freePort();
   const server = await startServer({
     MQTT_PORT: String(mqttPort),

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../server/src/platform/db/database.js';
 import { migrateToLatest } from '../server/src/platform/db/migrator.js';
+import { createPgDatabase } from './pg-database.js';
 import {
   DeviceDataRepository,
   type TelemetrySample,
@@ -41,18 +42,13 @@ const deviceId = (n: number) => `dev${String(n).padStart(29, '0')}`;
 /** A fresh database of the chosen kind, migrated, and how to remove it. */
 async function freshDatabase(): Promise<{ handle: DatabaseHandle; remove: () => Promise<void> }> {
   if (flags.db === 'pg') {
-    const name = `blrms_tw_${process.pid}_${Date.now()}`;
-    const admin = createDatabase({ dialect: 'postgres', url: flags['pg-url'] });
-    await sql.raw(`create database ${name}`).execute(admin.db);
-    const url = new URL(flags['pg-url']);
-    url.pathname = `/${name}`;
-    const handle = createDatabase({ dialect: 'postgres', url: url.toString() });
+    const pg = await createPgDatabase(flags['pg-url'], 'telemetry_write');
+    const handle = createDatabase({ dialect: 'postgres', url: pg.url });
     return {
       handle,
       remove: async () => {
         await handle.db.destroy();
-        await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.db);
-        await admin.db.destroy();
+        await pg.drop();
       },
     };
   }
