@@ -176,6 +176,23 @@ function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms; /proc counts in 1/100 s. */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A connect storm with the CPU the broker's process used during it (NaN when not readable). */
+type BrokerStorm = ConnectStorm & { brokerCpuMs: number };
+
+async function measuredStorm(sim: SimProcess, brokerPid: number | undefined): Promise<BrokerStorm> {
+  const before = brokerPid === undefined ? NaN : cpuMsOf(brokerPid);
+  const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+  const after = brokerPid === undefined ? NaN : cpuMsOf(brokerPid);
+  return { ...storm, brokerCpuMs: after - before };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
@@ -472,7 +489,7 @@ interface AlarmRun {
 
 interface OurRun {
   database: string;
-  storm: ConnectStorm;
+  storm: BrokerStorm;
   apiOnlineMs: number;
   apiOnline: number;
   rssBeforeKb: number;
@@ -484,7 +501,7 @@ interface OurRun {
   disconnect?: DisconnectResult;
   /** Devices disconnected during the telemetry storm. */
   stormDisconnect?: DisconnectResult;
-  reconnect?: ConnectStorm;
+  reconnect?: BrokerStorm;
   rows: number;
 }
 
@@ -579,7 +596,7 @@ async function runOurs(): Promise<OurRun> {
     log(`connect storm: ${DEVICES} new devices → ${url}`);
     await sim.send('start', { options: fleetOptions(url, token, {}) });
     profileServer();
-    const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    const storm = await measuredStorm(sim, server.pid);
     profileServer();
     log(`${storm.online} online in ${fmt(storm.durationMs)} ms; waiting for the API`);
     const api1 = await waitForOnline(server, session, DEVICES, 120_000);
@@ -649,7 +666,7 @@ async function runOurs(): Promise<OurRun> {
       disconnect = await disconnectToConsole(server, session, sim);
     }
 
-    let reconnect: ConnectStorm | undefined;
+    let reconnect: BrokerStorm | undefined;
     if (runs('reconnect')) {
       log('reconnect storm: the fleet disconnects, then reconnects as known devices');
       await sim.close();
@@ -657,7 +674,7 @@ async function runOurs(): Promise<OurRun> {
       sim = new SimProcess();
       await sim.send('start', { options: fleetOptions(url, token, {}) });
       profileServer();
-      reconnect = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+      reconnect = await measuredStorm(sim, server.pid);
       profileServer();
     }
     const rows = await telemetryRows(database);
@@ -690,7 +707,7 @@ async function runOurs(): Promise<OurRun> {
 // ------------------------------------------------------------------ Mosquitto
 
 interface MosquittoRun {
-  storm: ConnectStorm;
+  storm: BrokerStorm;
   offeredPerSecond: number;
   eventsOfferedPerSecond: number;
   receivedPerSecond: number;
@@ -758,7 +775,7 @@ async function runMosquitto(): Promise<MosquittoRun> {
         { prefix, topicRoot: BENCH_ROOT },
       ),
     });
-    const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
+    const storm = await measuredStorm(sim, mosquittoPid());
 
     log(`Mosquitto telemetry storm (its $SYS counters refresh every 10 s)`);
     const before = await sim.send('snapshot', {});
@@ -797,8 +814,8 @@ async function runMosquitto(): Promise<MosquittoRun> {
 function report(ours: OurRun, mosquitto: MosquittoRun | string) {
   const perDeviceKb = (ours.rssAfterKb - ours.rssBeforeKb) / DEVICES;
   const rate = (storm: ConnectStorm) => (storm.online / storm.durationMs) * 1000;
-  const stormLine = (storm: ConnectStorm) =>
-    `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures})`;
+  const stormLine = (storm: BrokerStorm) =>
+    `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures}; broker CPU ${fmt((storm.brokerCpuMs * 1000) / storm.online)} µs a connect)`;
   const ingestLine = (t: TelemetryStorm) =>
     `${fmt(t.storedPerSecond)}/s during the storm (offered ${fmt(t.offeredPerSecond)}/s; ${fmt(t.drainedPerSecond)}/s counting ${fmt(t.drainMs)} ms of backlog after it; ${fmt(t.sendBufferFull)} not sent, socket full); events ${fmt(t.eventsStoredPerSecond)}/s stored (offered ${fmt(t.eventsOfferedPerSecond)}/s)`;
   const skipped = (stage: string) => `| ${stage} | skipped (--stages) | | |`;
