@@ -151,6 +151,46 @@ describe('PresenceWriter', () => {
     expect(repository.batches).toHaveLength(4);
   });
 
+  it('writes a steady stream of connects once an interval, not once a batch was written', async () => {
+    const repository = new FakeRepository();
+    repository.writeMs = 10;
+    const presence = new PresenceWriter(
+      repository as unknown as GatewayRepository,
+      new MemoryBus(),
+      () => 0,
+      pino({ level: 'silent' }),
+      { intervalMs: 100, maxBatch: 1000, seenBatch: 100, seenIntervalMs: 60_000 },
+    );
+    // A device connects every 2 ms for 600 ms, each with its connection's session.
+    const queued = new Map<string, number>();
+    const written = new Map<string, number>();
+    const original = repository.applyPresence.bind(repository);
+    repository.applyPresence = (changes, sessions) => {
+      for (const change of changes) written.set(change.deviceId, performance.now());
+      return original(changes, sessions);
+    };
+    const started = performance.now();
+    for (let n = 0; n < 300; n += 1) {
+      const deviceId = `d${n}`;
+      queued.set(deviceId, performance.now());
+      presence.write({ deviceId, companyId: 'c', values: { status: 'online' } });
+      presence.sessionOpened({ ...session(`s${n}`), device_id: deviceId });
+      await sleep(2);
+    }
+    const intervals = (performance.now() - started) / 100;
+    await sleep(250);
+    // Written back to back, each batch took what came due while the one before was written:
+    // a batch per 10 ms write. Once an interval, one batch per 100 ms of the stream, and the last.
+    expect(repository.batches.length).toBeLessThanOrEqual(Math.ceil(intervals) + 2);
+    expect(repository.batches.flatMap((b) => b.sessions.opened)).toHaveLength(300);
+    expect(written.size).toBe(300);
+    // No change waits more than two intervals (and a write) for its batch.
+    for (const [deviceId, at] of written) {
+      expect(at - (queued.get(deviceId) ?? 0)).toBeLessThan(260);
+    }
+    await presence.close();
+  });
+
   it('writes a connect and the status report right after it as one update, however busy', async () => {
     const repository = new FakeRepository();
     repository.writeMs = 200;
