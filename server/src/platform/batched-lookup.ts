@@ -5,10 +5,13 @@ export interface BatchedLookupOptions {
 }
 
 /**
- * What modules reading per device when devices come online use: a storm brings hundreds a second,
- * and 5 ms adds nothing a device would notice to a connect.
+ * What modules reading per device when devices come online use: a storm brings thousands a second.
+ * These reads come after the CONNACK (the device's boot report, its coming online), where 20 ms
+ * adds nothing a device would notice; at 5 ms a 19,000-device storm made three times as many
+ * statements, each a round trip (on PostgreSQL a write to a backend's socket, which wakes it on a
+ * machine the server shares: bench/README.md, "Fewer, larger batches of presence and lookups").
  */
-export const DEVICES_COMING_ONLINE: BatchedLookupOptions = { waitMs: 5, maxKeys: 500 };
+export const DEVICES_COMING_ONLINE: BatchedLookupOptions = { waitMs: 20, maxKeys: 500 };
 
 /** When a batch goes: as soon as it holds `maxKeys`, or `waitMs` after its first key. */
 class BatchWindow {
