@@ -183,14 +183,31 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** A connect storm with the CPU the broker's process used during it (NaN when not readable). */
-type BrokerStorm = ConnectStorm & { brokerCpuMs: number };
+/**
+ * A connect storm with the CPU the broker's process used during it (NaN when not readable), and
+ * for ours the database statements it ran.
+ */
+type BrokerStorm = ConnectStorm & { brokerCpuMs: number; statements: number };
 
-async function measuredStorm(sim: SimProcess, brokerPid: number | undefined): Promise<BrokerStorm> {
+/** Statements the server has run since it started (`blrms_db_queries_total`). */
+async function statementsRun(server: RunningServer): Promise<number> {
+  return Number(/^blrms_db_queries_total (\d+)/m.exec(await metricsText(server))?.[1] ?? NaN);
+}
+
+async function measuredStorm(
+  sim: SimProcess,
+  brokerPid: number | undefined,
+  server?: RunningServer,
+): Promise<BrokerStorm> {
+  const statements = server ? await statementsRun(server) : NaN;
   const before = brokerPid === undefined ? NaN : cpuMsOf(brokerPid);
   const storm = await sim.send('storm', { count: DEVICES, timeoutMs: 600_000 });
   const after = brokerPid === undefined ? NaN : cpuMsOf(brokerPid);
-  return { ...storm, brokerCpuMs: after - before };
+  return {
+    ...storm,
+    brokerCpuMs: after - before,
+    statements: server ? (await statementsRun(server)) - statements : NaN,
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -282,11 +299,15 @@ async function waitForOnline(
 const METRICS_TOKEN = 'fleet-bench-metrics-token';
 
 /** The telemetry writer's lines of the server's `/metrics`: rows stored, dropped, batches. */
-async function deviceDataMetrics(server: RunningServer): Promise<string> {
+async function metricsText(server: RunningServer): Promise<string> {
   const res = await fetch(`${server.url}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
-  const text = await res.text();
+  return res.text();
+}
+
+async function deviceDataMetrics(server: RunningServer): Promise<string> {
+  const text = await metricsText(server);
   return text
     .split('\n')
     .filter((line) => line.startsWith('blrms_device_data_'))
@@ -596,7 +617,7 @@ async function runOurs(): Promise<OurRun> {
     log(`connect storm: ${DEVICES} new devices → ${url}`);
     await sim.send('start', { options: fleetOptions(url, token, {}) });
     profileServer();
-    const storm = await measuredStorm(sim, server.pid);
+    const storm = await measuredStorm(sim, server.pid, server);
     profileServer();
     log(`${storm.online} online in ${fmt(storm.durationMs)} ms; waiting for the API`);
     const api1 = await waitForOnline(server, session, DEVICES, 120_000);
@@ -674,7 +695,7 @@ async function runOurs(): Promise<OurRun> {
       sim = new SimProcess();
       await sim.send('start', { options: fleetOptions(url, token, {}) });
       profileServer();
-      reconnect = await measuredStorm(sim, server.pid);
+      reconnect = await measuredStorm(sim, server.pid, server);
       profileServer();
     }
     const rows = await telemetryRows(database);
@@ -815,7 +836,7 @@ function report(ours: OurRun, mosquitto: MosquittoRun | string) {
   const perDeviceKb = (ours.rssAfterKb - ours.rssBeforeKb) / DEVICES;
   const rate = (storm: ConnectStorm) => (storm.online / storm.durationMs) * 1000;
   const stormLine = (storm: BrokerStorm) =>
-    `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures}; broker CPU ${fmt((storm.brokerCpuMs * 1000) / storm.online)} µs a connect)`;
+    `${fmt(rate(storm))}/s (${fmt(storm.online)} in ${fmt(storm.durationMs / 1000, 1)} s; peak ${fmt(storm.peakPerSecond)} in 1 s; CONNACK p50 ${fmt(storm.latencyP50Ms)} ms, p99 ${fmt(storm.latencyP99Ms)} ms; refused ${storm.refused}, failed ${storm.connectFailures}; broker CPU ${fmt((storm.brokerCpuMs * 1000) / storm.online)} µs a connect${Number.isNaN(storm.statements) ? '' : `, ${fmt(storm.statements / storm.online, 2)} database statements`})`;
   const ingestLine = (t: TelemetryStorm) =>
     `${fmt(t.storedPerSecond)}/s during the storm (offered ${fmt(t.offeredPerSecond)}/s; ${fmt(t.drainedPerSecond)}/s counting ${fmt(t.drainMs)} ms of backlog after it; ${fmt(t.sendBufferFull)} not sent, socket full); events ${fmt(t.eventsStoredPerSecond)}/s stored (offered ${fmt(t.eventsOfferedPerSecond)}/s)`;
   const skipped = (stage: string) => `| ${stage} | skipped (--stages) | | |`;
