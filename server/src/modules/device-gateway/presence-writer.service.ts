@@ -336,8 +336,8 @@ export class PresenceWriter {
       // What came due while this batch was written waits for the next interval, unless the batch
       // was full (a backlog): written at once, a steady stream of connects went out in a batch
       // per turn of the event loop, each as small as what arrived during the one before, and
-      // every batch rewrote the same index pages (bench/README.md, "Presence written once an
-      // interval").
+      // every batch rewrote the same index pages (bench/README.md, "Fewer, larger batches of
+      // presence and lookups").
       const full =
         batch.length >= (urgent ? this.options.maxBatch : this.options.seenBatch) || sessionsLeft;
       if (urgent && !full && !all) break;
