@@ -49,6 +49,17 @@ function writer(repository: FakeRepository, seenIntervalMs = 60_000, seenBatch =
   );
 }
 
+/** The writer with its production interval (100 ms), last-seen times kept out of the way. */
+function writerAt100Ms(repository: FakeRepository, maxBatch: number) {
+  return new PresenceWriter(
+    repository as unknown as GatewayRepository,
+    new MemoryBus(),
+    () => 0,
+    pino({ level: 'silent' }),
+    { intervalMs: 100, maxBatch, seenBatch: 100, seenIntervalMs: 60_000 },
+  );
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('PresenceWriter', () => {
@@ -154,13 +165,7 @@ describe('PresenceWriter', () => {
   it('writes a steady stream of connects once an interval, not once a batch was written', async () => {
     const repository = new FakeRepository();
     repository.writeMs = 10;
-    const presence = new PresenceWriter(
-      repository as unknown as GatewayRepository,
-      new MemoryBus(),
-      () => 0,
-      pino({ level: 'silent' }),
-      { intervalMs: 100, maxBatch: 1000, seenBatch: 100, seenIntervalMs: 60_000 },
-    );
+    const presence = writerAt100Ms(repository, 1000);
     // A device connects every 2 ms for 600 ms, each with its connection's session.
     const queued = new Map<string, number>();
     const written = new Map<string, number>();
@@ -194,13 +199,7 @@ describe('PresenceWriter', () => {
   it('writes a connect and the status report right after it as one update, however busy', async () => {
     const repository = new FakeRepository();
     repository.writeMs = 200;
-    const presence = new PresenceWriter(
-      repository as unknown as GatewayRepository,
-      new MemoryBus(),
-      () => 0,
-      pino({ level: 'silent' }),
-      { intervalMs: 100, maxBatch: 100, seenBatch: 100, seenIntervalMs: 60_000 },
-    );
+    const presence = writerAt100Ms(repository, 100);
     presence.write({ deviceId: 'd0', companyId: 'c', values: { status: 'online' } });
     // d0's batch is taken at 100 ms and written until 300 ms. d1 connects at 280 ms and reports
     // its series at 330 ms: its connect must not leave alone in the batch taken at 300 ms.
