@@ -193,16 +193,19 @@ describe('firmware upgrade campaign in the console', () => {
       return states.length === SNS.length && states.every((s) => s === '已更新');
     }).toBe(true);
 
-    const devices = await api<{ records: TDevice[] }>(
-      server,
-      session,
-      'GET',
-      '/device/device/list',
-      {
-        pageSize: 50,
-      },
-    );
-    expect(devices.records.map((d) => d.version)).toEqual(SNS.map(() => TO_VERSION));
+    // The upgrade is done at the status that names the new version; the device row takes that
+    // version from the presence writer, within two of its 100 ms intervals.
+    const versions = async () => {
+      const devices = await api<{ records: TDevice[] }>(
+        server,
+        session,
+        'GET',
+        '/device/device/list',
+        { pageSize: 50 },
+      );
+      return devices.records.map((d) => d.version);
+    };
+    await poll(versions, 2000).toEqual(SNS.map(() => TO_VERSION));
   });
 
   it('shows the campaign completed in the list', async () => {
