@@ -92,9 +92,9 @@ function merge(earlier: PresenceChange, later: PresenceChange): PresenceChange {
  * update of a row that on PostgreSQL rewrites every index of `device`. Nor is a batch taken as
  * soon as the one before it is written when that one was not full: a steady stream is written
  * once an interval, in batches large enough to share the index pages they rewrite. "Last seen"
- * times of uplinks gather longer (`seenIntervalMs`), one row update per device whatever it sent, and are
- * then written behind every other change: during a telemetry storm every device has one, and a
- * disconnect queued behind 19,000 of them waited seconds on a busy PostgreSQL.
+ * times of uplinks gather longer (`seenIntervalMs`), one row update per device whatever it sent,
+ * and are then written behind every other change: during a telemetry storm every device has one,
+ * and a disconnect queued behind 19,000 of them waited seconds on a busy PostgreSQL.
  */
 export class PresenceWriter {
   private pending = new Map<string, PresenceChange>();
@@ -338,8 +338,7 @@ export class PresenceWriter {
       // per turn of the event loop, each as small as what arrived during the one before, and
       // every batch rewrote the same index pages (bench/README.md, "Fewer, larger batches of
       // presence and lookups").
-      const full =
-        batch.length >= (urgent ? this.options.maxBatch : this.options.seenBatch) || sessionsLeft;
+      const full = batch.length >= this.options.maxBatch || sessionsLeft;
       if (urgent && !full && !all) break;
       // The next batch after the event loop's next turn: on SQLite a batch never waits for I/O,
       // and a backlog of last-seen times written back to back held up everything else.
